@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The classifier interface: what a rule is and when it matches, parameter
+ * and rule checks, the id index, and the dispatch of every operation to the
+ * engine of the classifier (tm_linear.c, tm_tuple.c).
+ */
+#include "tm_internal.h"
+
+void tm_params_default(struct tm_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->engine = TM_ENGINE_TUPLEMERGE;
+	/*
+	 * Collision limit c: the paper's code uses 10, VPP 39.  Lower means
+	 * shorter chains and more tables; see the theory in tm_tuple.c.
+	 */
+	p->collide = 8;
+}
+
+int tm_params_check(const struct tm_params *p, const char **why)
+{
+	if (p->engine > TM_ENGINE_MAX) {
+		*why = "unknown engine";
+		return -EINVAL;
+	}
+	if (p->engine == TM_ENGINE_TUPLEMERGE && (p->collide < 1 ||
+						  p->collide > 128)) {
+		*why = "collision limit out of range 1..128";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u32 tm_mask32(unsigned int len)
+{
+	return len ? ~0u << (32 - len) : 0;
+}
+
+/* Word @i of the mask of a prefix of @len bits. */
+static u32 tm_mask_word(unsigned int len, unsigned int i)
+{
+	if (len >= 32 * (i + 1))
+		return ~0u;
+	if (len <= 32 * i)
+		return 0;
+	return tm_mask32(len - 32 * i);
+}
+
+static bool tm_prefix_clean(const struct tm_addr *a, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		if (a->w[i] & ~tm_mask_word(len, i))
+			return false;
+	return true;
+}
+
+int tm_rule_check(const struct tm_rule *r, const char **why)
+{
+	unsigned int max;
+
+	if (r->family != TM_AF_INET && r->family != TM_AF_INET6) {
+		*why = "family must be IPv4 or IPv6";
+		return -EINVAL;
+	}
+	max = r->family == TM_AF_INET ? 32 : 128;
+	if (r->src_len > max || r->dst_len > max) {
+		*why = r->family == TM_AF_INET ?
+			"prefix length out of range 0..32" :
+			"prefix length out of range 0..128";
+		return -EINVAL;
+	}
+	if (!tm_prefix_clean(&r->src, r->src_len) ||
+	    !tm_prefix_clean(&r->dst, r->dst_len)) {
+		*why = "address has bits set past its prefix length";
+		return -EINVAL;
+	}
+	if (r->sport_lo > r->sport_hi || r->dport_lo > r->dport_hi) {
+		*why = "port range with low end above high end";
+		return -EINVAL;
+	}
+	if (r->proto_any > 1 || (r->proto_any && r->proto)) {
+		*why = "protocol both any and given";
+		return -EINVAL;
+	}
+	return 0;
+}
+
+bool tm_rule_matches(const struct tm_rule *r, const struct tm_key *k)
+{
+	unsigned int i, nw = r->family == TM_AF_INET ? 1 : 4;
+
+	if (k->family != r->family)
+		return false;
+	for (i = 0; i < nw; i++) {
+		if ((k->src.w[i] & tm_mask_word(r->src_len, i)) != r->src.w[i] ||
+		    (k->dst.w[i] & tm_mask_word(r->dst_len, i)) != r->dst.w[i])
+			return false;
+	}
+	return k->sport >= r->sport_lo && k->sport <= r->sport_hi &&
+	       k->dport >= r->dport_lo && k->dport <= r->dport_hi &&
+	       (r->proto_any || k->proto == r->proto);
+}
+
+/* The id index: a chained hash table that grows with the rule count. */
+
+static u32 tm_id_slot(const struct tm_cls *cls, u32 id)
+{
+	return (id * 0x9e3779b1u) >> 7 & cls->ids_mask;
+}
+
+static struct tm_rrec *tm_id_find(const struct tm_cls *cls, u32 id)
+{
+	struct tm_rrec *rr = cls->ids[tm_id_slot(cls, id)];
+
+	while (rr && rr->rule.id != id)
+		rr = rr->id_next;
+	return rr;
+}
+
+/* Best effort: if the bigger index cannot be allocated, chains grow. */
+static void tm_id_grow(struct tm_cls *cls)
+{
+	u32 i, old_mask = cls->ids_mask, mask = old_mask * 2 + 1;
+	struct tm_rrec **old = cls->ids, **ids;
+
+	ids = tm_vzalloc(sizeof(*ids) * (mask + 1));
+	if (!ids)
+		return;
+	cls->ids = ids;
+	cls->ids_mask = mask;
+	for (i = 0; i <= old_mask; i++) {
+		while (old[i]) {
+			struct tm_rrec *rr = old[i];
+			u32 slot = tm_id_slot(cls, rr->rule.id);
+
+			old[i] = rr->id_next;
+			rr->id_next = ids[slot];
+			ids[slot] = rr;
+		}
+	}
+	tm_vfree(old);
+}
+
+static void tm_id_add(struct tm_cls *cls, struct tm_rrec *rr)
+{
+	u32 slot = tm_id_slot(cls, rr->rule.id);
+
+	rr->id_next = cls->ids[slot];
+	cls->ids[slot] = rr;
+	if (++cls->nrules > cls->ids_mask)
+		tm_id_grow(cls);
+}
+
+static void tm_id_del(struct tm_cls *cls, struct tm_rrec *rr)
+{
+	struct tm_rrec **pp = &cls->ids[tm_id_slot(cls, rr->rule.id)];
+
+	while (*pp != rr)
+		pp = &(*pp)->id_next;
+	*pp = rr->id_next;
+	cls->nrules--;
+}
+
+#define TM_IDS_INIT	64
+
+struct tm_cls *tm_cls_create(const struct tm_params *p)
+{
+	struct tm_cls *cls;
+	const char *why;
+
+	if (tm_params_check(p, &why))
+		return NULL;
+	cls = tm_zalloc(sizeof(*cls));
+	if (!cls)
+		return NULL;
+	cls->ids = tm_vzalloc(sizeof(*cls->ids) * TM_IDS_INIT);
+	if (!cls->ids) {
+		tm_free(cls);
+		return NULL;
+	}
+	cls->ids_mask = TM_IDS_INIT - 1;
+	cls->p = *p;
+	cls->seed = tm_random_u32();
+	cls->v4.seed = cls->seed;
+	cls->v6.seed = cls->seed;
+	cls->v4.family = TM_AF_INET;
+	cls->v4.nw = 1;
+	cls->v6.family = TM_AF_INET6;
+	cls->v6.nw = 4;
+	return cls;
+}
+
+static bool tm_is_linear(const struct tm_cls *cls)
+{
+	return cls->p.engine == TM_ENGINE_LINEAR;
+}
+
+void tm_cls_destroy(struct tm_cls *cls)
+{
+	u32 i;
+
+	if (!cls)
+		return;
+	if (tm_is_linear(cls)) {
+		tm_linear_destroy(&cls->v4);
+		tm_linear_destroy(&cls->v6);
+	} else {
+		tm_tuple_destroy(&cls->v4);
+		tm_tuple_destroy(&cls->v6);
+	}
+	for (i = 0; i <= cls->ids_mask; i++) {
+		while (cls->ids[i]) {
+			struct tm_rrec *rr = cls->ids[i];
+
+			cls->ids[i] = rr->id_next;
+			tm_free_rcu(rr, rcu);
+		}
+	}
+	tm_vfree(cls->ids);
+	tm_free_rcu(cls, rcu);
+}
+
+/* Make a rule record and place it; on failure nothing is changed. */
+static int tm_place(struct tm_cls *cls, const struct tm_rule *r,
+		    struct tm_rrec **out)
+{
+	struct tm_fam *f = tm_fam_of(cls, r->family);
+	struct tm_rrec *rr;
+	int err;
+
+	rr = tm_zalloc(sizeof(*rr));
+	if (!rr)
+		return -ENOMEM;
+	rr->rule = *r;
+	if (tm_is_linear(cls))
+		err = tm_linear_insert(f, rr);
+	else
+		err = tm_tuple_insert(cls, f, rr);
+	if (err) {
+		tm_free(rr);
+		return err;
+	}
+	f->rules++;
+	*out = rr;
+	return 0;
+}
+
+static void tm_unplace(struct tm_cls *cls, struct tm_rrec *rr)
+{
+	struct tm_fam *f = tm_fam_of(cls, rr->rule.family);
+
+	if (tm_is_linear(cls))
+		tm_linear_remove(f, rr);
+	else
+		tm_tuple_remove(cls, f, rr);
+	f->rules--;
+	tm_free_rcu(rr, rcu);
+}
+
+/*
+ * Lookups retry when they overlapped more than one change: a lookup that
+ * walks the tables while two changes land could see the second and not the
+ * first, an answer no rule set ever gave.  The writer bumps @seq before and
+ * after each change (odd while one is under way); a lookup that saw it move
+ * by more than one runs again.  One change alone is atomic for lookups.
+ */
+static void tm_write_begin(struct tm_cls *cls)
+{
+	WRITE_ONCE(cls->seq, cls->seq + 1);
+	smp_wmb();
+}
+
+static void tm_write_end(struct tm_cls *cls)
+{
+	smp_wmb();
+	WRITE_ONCE(cls->seq, cls->seq + 1);
+}
+
+int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r)
+{
+	struct tm_rrec *rr;
+	const char *why;
+	int err;
+
+	err = tm_rule_check(r, &why);
+	if (err)
+		return err;
+	if (tm_id_find(cls, r->id))
+		return -EEXIST;
+	if (cls->p.max_rules && cls->nrules >= cls->p.max_rules)
+		return -ENOSPC;
+	tm_write_begin(cls);
+	err = tm_place(cls, r, &rr);
+	tm_write_end(cls);
+	if (err)
+		return err;
+	tm_id_add(cls, rr);
+	return 0;
+}
+
+int tm_cls_delete(struct tm_cls *cls, u32 id)
+{
+	struct tm_rrec *rr = tm_id_find(cls, id);
+
+	if (!rr)
+		return -ENOENT;
+	tm_id_del(cls, rr);
+	tm_write_begin(cls);
+	tm_unplace(cls, rr);
+	tm_write_end(cls);
+	return 0;
+}
+
+/*
+ * The new rule is placed before the old one is removed: a lookup meanwhile
+ * sees both, and whichever it returns is the answer of the classifier either
+ * before or after the replacement.  These are two changes for lookups (see
+ * tm_write_begin()), so that none sees the removal without the placement.
+ */
+int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r)
+{
+	struct tm_rrec *old = tm_id_find(cls, r->id), *rr;
+	const char *why;
+	int err;
+
+	err = tm_rule_check(r, &why);
+	if (err)
+		return err;
+	if (!old)
+		return -ENOENT;
+	tm_write_begin(cls);
+	err = tm_place(cls, r, &rr);
+	tm_write_end(cls);
+	if (err)
+		return err;
+	tm_id_del(cls, old);
+	tm_write_begin(cls);
+	tm_unplace(cls, old);
+	tm_write_end(cls);
+	tm_id_add(cls, rr);
+	return 0;
+}
+
+const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id)
+{
+	struct tm_rrec *rr = tm_id_find(cls, id);
+
+	return rr ? &rr->rule : NULL;
+}
+
+static __always_inline const struct tm_rule *
+tm_lookup_once(const struct tm_cls *cls, const struct tm_key *key,
+	       u32 *probes)
+{
+	if (unlikely(tm_is_linear(cls)))
+		return tm_linear_lookup(key->family == TM_AF_INET ?
+					&cls->v4 : &cls->v6, key, probes);
+	if (likely(key->family == TM_AF_INET))
+		return tm_tuple_lookup4(&cls->v4, key, probes);
+	return tm_tuple_lookup6(&cls->v6, key, probes);
+}
+
+static __always_inline const struct tm_rule *
+tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes)
+{
+	const struct tm_rule *r;
+	u32 seq;
+
+	do {
+		seq = smp_load_acquire(&cls->seq);
+		if (probes)
+			*probes = 0;
+		r = tm_lookup_once(cls, key, probes);
+		smp_rmb();
+	} while (unlikely(READ_ONCE(cls->seq) - seq > 1));
+	return r;
+}
+
+const struct tm_rule *tm_cls_lookup(const struct tm_cls *cls,
+				    const struct tm_key *key)
+{
+	return tm_lookup(cls, key, NULL);
+}
+
+const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
+					   const struct tm_key *key,
+					   u32 *probes)
+{
+	return tm_lookup(cls, key, probes);
+}
+
+int tm_cls_for_each(const struct tm_cls *cls,
+		    int (*fn)(const struct tm_rule *r, void *arg), void *arg)
+{
+	struct tm_rrec *rr;
+	u32 i;
+	int ret;
+
+	for (i = 0; i <= cls->ids_mask; i++) {
+		for (rr = cls->ids[i]; rr; rr = rr->id_next) {
+			ret = fn(&rr->rule, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->rules = cls->nrules;
+	st->splits = cls->splits;
+	st->bytes = sizeof(*cls) + sizeof(*cls->ids) * (cls->ids_mask + 1) +
+		    sizeof(struct tm_rrec) * cls->nrules;
+	if (tm_is_linear(cls)) {
+		tm_linear_stats(&cls->v4, st);
+		tm_linear_stats(&cls->v6, st);
+	} else {
+		tm_tuple_stats(&cls->v4, st);
+		st->tables4 = st->tables;
+		tm_tuple_stats(&cls->v6, st);
+		st->tables6 = st->tables - st->tables4;
+	}
+}
+
+int tm_cls_verify(const struct tm_cls *cls, const char **why)
+{
+	int err;
+
+	if (cls->v4.rules + cls->v6.rules != cls->nrules) {
+		*why = "rule count of the families differs from the index";
+		return -EUCLEAN;
+	}
+	if (tm_is_linear(cls)) {
+		err = tm_linear_verify(&cls->v4, why);
+		return err ?: tm_linear_verify(&cls->v6, why);
+	}
+	err = tm_tuple_verify(cls, &cls->v4, why);
+	return err ?: tm_tuple_verify(cls, &cls->v6, why);
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The classification core: rules, packet keys and the classifier interface
+ * shared by the three engines (linear, TSS, TupleMerge).  Plain C that builds
+ * unchanged in the kernel and in userspace (see tm_platform.h); the theory of
+ * operation is in tm_tuple.c.
+ *
+ * Concurrency contract
+ *
+ *   - One writer at a time: tm_cls_insert(), tm_cls_delete(),
+ *     tm_cls_replace() and tm_cls_destroy() must be serialised by the caller
+ *     (the module holds a mutex per table).
+ *   - Any number of lookups run concurrently with the writer, inside an RCU
+ *     read-side critical section, without taking any lock.  A lookup sees
+ *     the classifier either before or after each single change, never a
+ *     half-made one; what it returns stays valid until rcu_read_unlock().
+ *   - A change that fails (bad rule, duplicate id, allocation failure)
+ *     returns a negative errno and leaves the classifier exactly as it was.
+ *   - tm_cls_stats() and tm_cls_for_each() are writer-side calls.
+ *
+ * Priorities: the LOWER priority value wins; between rules of equal priority
+ * the lower rule id wins.  Every (priority, id) pair is unique, so the result
+ * of a lookup is always one well-defined rule.
+ */
+#ifndef _TM_CLS_H
+#define _TM_CLS_H
+
+#include "tm_platform.h"
+
+/* Address families of rules and keys (values match AF_INET and AF_INET6). */
+#define TM_AF_INET	2
+#define TM_AF_INET6	10
+
+/*
+ * An IPv4 or IPv6 address in host byte order: IPv4 in w[0] (w[1..3] zero),
+ * IPv6 with w[0] the most significant word.
+ */
+struct tm_addr {
+	u32 w[4];
+};
+
+/* A rule as the caller describes it. */
+struct tm_rule {
+	u32 id;			/* chosen by the caller, unique per classifier */
+	u32 priority;		/* lower wins, ties broken by lower id */
+	u8 family;		/* TM_AF_INET or TM_AF_INET6 */
+	u8 src_len;		/* source prefix length, 0..32 or 0..128 */
+	u8 dst_len;		/* destination prefix length */
+	u8 proto;		/* IP protocol, ignored when proto_any */
+	u8 proto_any;		/* 1: any protocol */
+	u16 sport_lo, sport_hi;	/* source port range, inclusive */
+	u16 dport_lo, dport_hi;	/* destination port range, inclusive */
+	struct tm_addr src;	/* bits past src_len must be zero */
+	struct tm_addr dst;	/* bits past dst_len must be zero */
+	u64 action;		/* opaque to the classifier */
+};
+
+/* The header fields of a packet to classify. */
+struct tm_key {
+	struct tm_addr src;
+	struct tm_addr dst;
+	u16 sport;
+	u16 dport;
+	u8 proto;
+	u8 family;
+};
+
+/* Classification engines, selectable per classifier. */
+enum tm_engine {
+	TM_ENGINE_TUPLEMERGE,	/* default: relaxed tuples, see tm_tuple.c */
+	TM_ENGINE_TSS,		/* tuple space search: one table per tuple */
+	TM_ENGINE_LINEAR,	/* priority-ordered list: oracle, fallback */
+	TM_ENGINE_MAX = TM_ENGINE_LINEAR
+};
+
+/*
+ * Tunables, all with defaults (tm_params_default()) chosen on ClassBench
+ * acl/fw/ipc sets and explained in tm_tuple.c.
+ */
+struct tm_params {
+	u8 engine;		/* enum tm_engine */
+	u8 collide;		/* TupleMerge: split a chain longer than this */
+	u16 max_tables;		/* per family; 0: no limit.  -ENOSPC past it */
+	u32 max_rules;		/* 0: no limit.  -ENOSPC past it */
+};
+
+/* Counters of a classifier (tm_cls_stats()). */
+struct tm_stats {
+	u32 rules;		/* installed rules */
+	u32 tables;		/* hash tables, IPv4 + IPv6 */
+	u32 tables4, tables6;	/* per family */
+	u32 nodes;		/* occupied hash buckets */
+	u32 max_chain;		/* longest chain of rules in one bucket */
+	u32 splits;		/* TupleMerge table splits so far */
+	u64 bytes;		/* memory used, everything included */
+};
+
+struct tm_cls;
+
+void tm_params_default(struct tm_params *p);
+/* Check the parameters; on error returns -EINVAL and names the field. */
+int tm_params_check(const struct tm_params *p, const char **why);
+/* Check a rule; on error returns -EINVAL and names what is wrong. */
+int tm_rule_check(const struct tm_rule *r, const char **why);
+
+struct tm_cls *tm_cls_create(const struct tm_params *p);
+/*
+ * Free everything once the lookups running now are done: call it when no
+ * new lookup can reach @cls any more.
+ */
+void tm_cls_destroy(struct tm_cls *cls);
+
+/*
+ * Writer-side changes.  Errors: -EINVAL (rule invalid), -EEXIST (id in use,
+ * insert), -ENOENT (no such id, delete/replace), -ENOSPC (a limit of
+ * tm_params), -ENOMEM.  tm_cls_delete() never fails for an existing id.
+ */
+int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r);
+int tm_cls_delete(struct tm_cls *cls, u32 id);
+int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r);
+
+/* The rule installed with @id, or NULL.  Writer side. */
+const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id);
+
+/*
+ * The best rule matching @key, or NULL.  Reader side: call under
+ * rcu_read_lock().  tm_cls_lookup_probes() also counts the hash tables
+ * probed (for statistics and benchmarks; slightly slower).
+ */
+const struct tm_rule *tm_cls_lookup(const struct tm_cls *cls,
+				    const struct tm_key *key);
+const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
+					   const struct tm_key *key,
+					   u32 *probes);
+
+/* Call @fn on every rule, in no particular order, until it returns non-0. */
+int tm_cls_for_each(const struct tm_cls *cls,
+		    int (*fn)(const struct tm_rule *r, void *arg), void *arg);
+void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st);
+/* Verify internal invariants; returns 0 or -EUCLEAN naming the failure. */
+int tm_cls_verify(const struct tm_cls *cls, const char **why);
+
+/* Whether @r matches @key: the definition every engine implements. */
+bool tm_rule_matches(const struct tm_rule *r, const struct tm_key *key);
+
+#endif /* _TM_CLS_H */

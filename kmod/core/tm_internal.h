@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internals of the classification core shared by tm_cls.c (common code),
+ * tm_linear.c and tm_tuple.c (the engines).  Not for users of the core.
+ */
+#ifndef _TM_INTERNAL_H
+#define _TM_INTERNAL_H
+
+#include "tm_cls.h"
+
+struct tm_ttab;
+
+/*
+ * An installed rule.  @rule is what lookups return; the rest is the
+ * writer's bookkeeping.  Freed after a grace period.
+ */
+struct tm_rrec {
+	struct rcu_head rcu;		/* first: see tm_free_rcu() */
+	struct tm_rule rule;
+	struct tm_rrec *id_next;	/* chain in tm_cls.ids */
+	struct tm_ttab *tab;		/* tuple engines: its table */
+	struct tm_rrec *tab_next;	/* tuple engines: rules of the table */
+	struct tm_rrec **tab_pprev;
+};
+
+/* (priority, id): lower wins; unique per rule. */
+static inline u64 tm_rank(const struct tm_rule *r)
+{
+	return (u64)r->priority << 32 | r->id;
+}
+
+/* Per address family state of the engines. */
+struct tm_fam {
+	u8 family;
+	u8 nw;				/* address words: 1 (IPv4) or 4 */
+	u32 seed;			/* hash seed, copied from tm_cls */
+	u32 rules;
+	u32 tables;
+	/* tuple engines */
+	struct tm_tlist __rcu *tlist;	/* tables, best first */
+	/* linear engine */
+	struct tm_lin __rcu *lin;	/* rules, best first */
+};
+
+struct tm_cls {
+	struct rcu_head rcu;		/* first: see tm_free_rcu() */
+	u32 seq;			/* see tm_write_begin() */
+	struct tm_params p;
+	u32 seed;			/* hash seed, random per classifier */
+	u32 splits;
+	struct tm_fam v4, v6;
+	/* id -> rule, writer side only */
+	struct tm_rrec **ids;
+	u32 ids_mask;
+	u32 nrules;
+};
+
+static inline struct tm_fam *tm_fam_of(struct tm_cls *cls, u8 family)
+{
+	return family == TM_AF_INET ? &cls->v4 : &cls->v6;
+}
+
+/* tm_tuple.c: TSS and TupleMerge */
+int tm_tuple_insert(struct tm_cls *cls, struct tm_fam *f,
+		    struct tm_rrec *rr);
+void tm_tuple_remove(struct tm_cls *cls, struct tm_fam *f,
+		     struct tm_rrec *rr);
+const struct tm_rule *tm_tuple_lookup4(const struct tm_fam *f,
+				       const struct tm_key *key, u32 *probes);
+const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
+				       const struct tm_key *key, u32 *probes);
+void tm_tuple_destroy(struct tm_fam *f);
+void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st);
+int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
+		    const char **why);
+
+/* tm_linear.c */
+int tm_linear_insert(struct tm_fam *f, struct tm_rrec *rr);
+void tm_linear_remove(struct tm_fam *f, struct tm_rrec *rr);
+const struct tm_rule *tm_linear_lookup(const struct tm_fam *f,
+				       const struct tm_key *key, u32 *probes);
+void tm_linear_destroy(struct tm_fam *f);
+void tm_linear_stats(const struct tm_fam *f, struct tm_stats *st);
+int tm_linear_verify(const struct tm_fam *f, const char **why);
+
+#endif /* _TM_INTERNAL_H */

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The few services the classification core needs from its environment,
+ * mapped to the kernel or, when built in userspace for tests, fuzzing and
+ * benchmarks, to libc and liburcu: fixed-width types, allocation that may
+ * fail, RCU publication and deferred freeing, and branch hints.
+ */
+#ifndef _TM_PLATFORM_H
+#define _TM_PLATFORM_H
+
+#ifdef __KERNEL__
+
+#include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#define tm_alloc(size)		kmalloc(size, GFP_KERNEL_ACCOUNT)
+#define tm_zalloc(size)		kzalloc(size, GFP_KERNEL_ACCOUNT)
+#define tm_free(p)		kfree(p)
+#define tm_valloc(size)		kvmalloc(size, GFP_KERNEL_ACCOUNT)
+#define tm_vzalloc(size)	kvzalloc(size, GFP_KERNEL_ACCOUNT)
+#define tm_vfree(p)		kvfree(p)
+
+/* Free @p, allocated by tm_alloc() or tm_valloc(), after a grace period. */
+#define tm_free_rcu(p, field)	kvfree_rcu(p, field)
+#define tm_random_u32()		get_random_u32()
+
+#else /* userspace */
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <urcu.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+
+/* Allocation goes through a hook so that tests can make it fail. */
+void *tm_test_alloc(size_t size, bool zero);
+
+#define tm_alloc(size)		tm_test_alloc(size, false)
+#define tm_zalloc(size)		tm_test_alloc(size, true)
+#define tm_free(p)		free(p)
+#define tm_valloc(size)		tm_alloc(size)
+#define tm_vzalloc(size)	tm_zalloc(size)
+#define tm_vfree(p)		free(p)
+
+#ifndef likely
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#endif
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#ifndef __always_inline
+#define __always_inline		inline __attribute__((__always_inline__))
+#endif
+#define __rcu
+#ifndef container_of
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
+#define rcu_dereference_protected(p, c)	(p)
+#define RCU_INIT_POINTER(p, v)	((p) = (v))
+#define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define lockdep_is_held(l)	1
+
+/*
+ * liburcu calls back with the rcu_head; every structure freed this way has
+ * its rcu_head first, so the head is the allocation.
+ */
+void tm_urcu_free(struct rcu_head *head);
+#define tm_free_rcu(p, field) do {					\
+		_Static_assert(offsetof(typeof(*(p)), field) == 0,	\
+			       "rcu_head must come first");		\
+		call_rcu(&(p)->field, tm_urcu_free);			\
+	} while (0)
+
+u32 tm_random_u32(void);
+
+#endif /* __KERNEL__ */
+
+#endif /* _TM_PLATFORM_H */

@@ -1,0 +1,1204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tuple engines: tuple space search (TSS) and TupleMerge, sharing one set
+ * of hash tables, one lookup and one update path.
+ *
+ * DOC: Theory of operation
+ *
+ * Problem
+ * -------
+ * A rule matches a source prefix, a destination prefix, a source and a
+ * destination port range and a protocol (exact or any).  Given a packet,
+ * find the matching rule of lowest rank, rank = (priority, id), while rules
+ * are added and removed at any rate and lookups never wait.
+ *
+ * Tuples and tuple space search
+ * -----------------------------
+ * A tuple names which bits of a packet a hash table looks at:
+ *
+ *	(source prefix length, destination prefix length,
+ *	 source port exact?, destination port exact?, protocol exact?)
+ *
+ * A table of tuple T stores each rule under the hash of the rule's fields
+ * masked to T, and is probed with the hash of the packet masked the same
+ * way.  A rule may go in table T only if T looks at no bit the rule does not
+ * fix: the rule's prefixes are at least as long as T's, and T hashes a port
+ * or the protocol only if the rule has an exact value there.  Then every
+ * packet the rule matches hashes to the rule's bucket, and a probe that finds
+ * the bucket only has to check the few rules in it.
+ *
+ * TSS (Open vSwitch) gives every distinct tuple its own table: a rule goes in
+ * the table whose tuple is exactly the rule's own.  Lookups probe every table,
+ * so their cost grows with the number of distinct tuples, which ClassBench
+ * sets push into the hundreds.
+ *
+ * TupleMerge
+ * ----------
+ * TupleMerge (Daly, Bruschi, Linguaglossa, Pontarelli, Rossi, Tollet, Torng,
+ * Yourtchenko: IEEE/ACM ToN 27(4), 2019) lets a table hold every rule whose
+ * tuple is at least as specific as the table's, so that rules of similar
+ * tuples merge into one table:
+ *
+ *   - Insertion: among the tables whose tuple fits the rule, take the most
+ *     specific one (fewest shared buckets); between equals, one whose best
+ *     rank the rule does not improve (see early exit below).  If none fits,
+ *     create a table with a *relaxed* copy of the rule's tuple, so that
+ *     later rules of nearby lengths fit too: IPv4 /32 becomes /28, lengths
+ *     25-31 lose 3 bits, 17-24 lose 2, 9-16 lose 1, shorter ones stay; IPv6
+ *     lengths lose one eighth.  When the two lengths differ by more than 4
+ *     (IPv4; 16 for IPv6) the shorter one is dropped to 0: such rules are
+ *     told apart by their longer prefix.  Ports and protocol are hashed when
+ *     the rule has exact values.
+ *   - Collision limit: relaxing makes rules share buckets.  When a bucket
+ *     holds more than c rules (tm_params.collide, default 8), it is split:
+ *     each way of making the tuple more specific (a longer source or
+ *     destination prefix, one of the lengths present in the bucket; hashing
+ *     a port or the protocol) is scored by the longest bucket it would leave
+ *     behind, and the best one moves the rules it can hold to a table of
+ *     that tuple (found or created).  A bucket no split can shorten (rules
+ *     that differ only in port ranges) simply stays long: lookups remain
+ *     correct, only slower.
+ *
+ * Lookup and early exit
+ * ---------------------
+ * Within a bucket the rules are sorted by rank, so the first one matching is
+ * the bucket's answer.  The tables of a family are kept in a list sorted by
+ * the best rank they hold; a lookup walks the list and stops at the first
+ * table whose best rank is no better than the best match found so far.
+ * With ClassBench sets most lookups end after a few tables.
+ *
+ * Updates and readers
+ * -------------------
+ * Lookups take no lock and run concurrently with one writer (see the
+ * contract in tm_cls.h).  Everything a reader follows is published with
+ * rcu_assign_pointer() or a release store, and freed after a grace period:
+ *
+ *   - A bucket (struct tm_node) is immutable.  Adding or removing a rule
+ *     builds a new bucket and swaps the pointer in its slot.
+ *   - A hash table (struct tm_htab) uses open addressing with linear
+ *     probing.  Slots are keyed by the 32-bit hash alone: rules of keys that
+ *     hash alike share a bucket, which costs nothing in correctness since
+ *     every rule in a bucket is fully matched.  A new slot gets its bucket
+ *     before its hash (release), so a reader that sees the hash sees the
+ *     bucket.  An emptied slot keeps its hash with a NULL bucket, and is
+ *     reused by the same hash or dropped when the table is rebuilt (on
+ *     growth, or when such slots fill a quarter of it).
+ *   - The table list (struct tm_tlist) is rebuilt and swapped whenever a
+ *     table appears or disappears or its best rank improves.  A worse best
+ *     rank (after a delete) may be published late: a bound that is too good
+ *     only makes a lookup look further.
+ *   - A delete never allocates memory: when the smaller bucket cannot be
+ *     allocated, the rule's entry is disabled in place (its port range made
+ *     empty with one store) and dropped at the next change of the bucket.
+ *     Every other change allocates all it needs first and changes nothing
+ *     when an allocation fails.
+ *   - A replace inserts the new rule before removing the old one: a lookup
+ *     in between sees both and returns the answer of the rule set either
+ *     before or after the replace.
+ *
+ * Complexity
+ * ----------
+ * Lookup: O(tables probed x (1 + rules in the bucket)), the number of
+ * tables being what TupleMerge keeps small.  Insert: O(tables) to choose a
+ * table, O(c) to rebuild a bucket, amortised O(1) for hash table growth,
+ * plus O(tables) when the table list changes.  Delete: O(c), plus a scan of
+ * the table's rules when its best rule goes (expected O(1) over random
+ * deletes).  Memory: one rule record, one bucket entry (48 bytes for IPv4,
+ * 96 for IPv6) and at most two 12-byte slots per rule.
+ */
+#include "tm_internal.h"
+
+/* A tuple: what a table hashes. */
+struct tm_tuple {
+	u8 slen, dlen;
+	u8 sp, dp, pr;		/* 1: source port, dest port, proto hashed */
+};
+
+/*
+ * A rule as stored in a bucket: its rank, what a lookup returns, and its
+ * match fields.  The addresses follow, nw words each: source, source mask,
+ * destination, destination mask.
+ */
+struct tm_ent {
+	u64 rank;
+	const struct tm_rule *rule;
+	u32 sports;		/* lo | hi << 16; lo > hi: disabled */
+	u32 dports;
+	u8 proto, pmask;
+	u32 a[];
+};
+
+#define TM_ENT_DEAD	0x0000ffffu	/* lo 0xffff, hi 0: matches no port */
+
+static __always_inline unsigned int tm_ent_size(unsigned int nw)
+{
+	/* 32 bytes of fields plus 16 per address word, 8-byte aligned. */
+	return (sizeof(struct tm_ent) + 16 * nw + 7) & ~7u;
+}
+
+/* A bucket: the rules of one slot, best rank first.  Immutable. */
+struct tm_node {
+	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	u32 n;			/* entries, disabled ones included */
+	u32 live;
+	u8 ent[];		/* n entries of tm_ent_size(nw) bytes */
+};
+
+/*
+ * A hash table: cap = mask + 1 slots, an array of bucket pointers then an
+ * array of hashes.  Hash 0 marks a free slot.
+ */
+struct tm_htab {
+	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	u32 mask;
+	u32 used;		/* slots with a hash */
+	u32 live;		/* slots with a bucket */
+	u32 pad;
+	struct tm_node __rcu *nodes[];
+};
+
+static inline u32 *tm_htab_hashes(const struct tm_htab *h)
+{
+	return (u32 *)&h->nodes[h->mask + 1];
+}
+
+struct tm_ttab {
+	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	/* read by lookups */
+	struct tm_htab __rcu *htab;
+	u32 smask[4], dmask[4];
+	u32 pmask;		/* source port mask << 16 | dest port mask */
+	u32 prmask;
+	/* writer only */
+	struct tm_tuple tu;
+	u32 nrules;
+	u64 best;		/* best rank held; U64_MAX when empty */
+	struct tm_rrec *rules;	/* the table's rules */
+};
+
+struct tm_tle {
+	u64 best;		/* never worse than tab->best */
+	struct tm_ttab *tab;
+};
+
+struct tm_tlist {
+	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	u32 n;
+	u32 pad;
+	struct tm_tle e[];
+};
+
+#define TM_RANK_NONE	(~0ULL)
+#define TM_HTAB_MIN	8	/* slots of a new hash table */
+#define TM_SPLIT_DEPTH	4	/* nested splits one insert may trigger */
+
+static __always_inline struct tm_ent *tm_node_ent(const struct tm_node *n,
+						  unsigned int i,
+						  unsigned int nw)
+{
+	return (struct tm_ent *)(n->ent + i * tm_ent_size(nw));
+}
+
+static u32 tm_mask32(unsigned int len)
+{
+	return len ? ~0u << (32 - len) : 0;
+}
+
+static u32 tm_mask_word(unsigned int len, unsigned int i)
+{
+	if (len >= 32 * (i + 1))
+		return ~0u;
+	if (len <= 32 * i)
+		return 0;
+	return tm_mask32(len - 32 * i);
+}
+
+static bool tm_sport_exact(const struct tm_rule *r)
+{
+	return r->sport_lo == r->sport_hi;
+}
+
+static bool tm_dport_exact(const struct tm_rule *r)
+{
+	return r->dport_lo == r->dport_hi;
+}
+
+/* Hashing: multiply and fold, 64 bits at a time. */
+
+#define TM_K1	0x9e3779b97f4a7c15ULL
+#define TM_K2	0xc2b2ae3d27d4eb4fULL
+
+static __always_inline u64 tm_mix(u64 x, u64 w)
+{
+	x = (x ^ w) * TM_K1;
+	return x ^ (x >> 29);
+}
+
+/* Hash of address words and ports/protocol, already masked.  Never 0. */
+static __always_inline u32 tm_hash(const u32 *s, const u32 *d, u32 ports,
+				   u32 proto, u32 seed, const unsigned int nw)
+{
+	u64 x = seed;
+	unsigned int i;
+
+	for (i = 0; i < nw; i += 2) {
+		if (nw == 1) {
+			x = tm_mix(x, (u64)s[0] << 32 | d[0]);
+		} else {
+			x = tm_mix(x, (u64)s[i] << 32 | s[i + 1]);
+			x = tm_mix(x, (u64)d[i] << 32 | d[i + 1]);
+		}
+	}
+	x = (x ^ ((u64)ports << 8 | proto)) * TM_K2;
+	x ^= x >> 32;
+	return (u32)x ?: 1;
+}
+
+static __always_inline u32 tm_hash_key(const struct tm_ttab *t,
+				       const struct tm_key *k, u32 seed,
+				       const unsigned int nw)
+{
+	u32 s[4], d[4];
+	unsigned int i;
+
+	for (i = 0; i < nw; i++) {
+		s[i] = k->src.w[i] & t->smask[i];
+		d[i] = k->dst.w[i] & t->dmask[i];
+	}
+	return tm_hash(s, d, ((u32)k->sport << 16 | k->dport) & t->pmask,
+		       k->proto & t->prmask, seed, nw);
+}
+
+/* The hash of a rule in table @t: that of every packet it matches. */
+static u32 tm_hash_rule(const struct tm_ttab *t, const struct tm_rule *r,
+			u32 seed, unsigned int nw)
+{
+	u32 s[4], d[4];
+	unsigned int i;
+
+	for (i = 0; i < nw; i++) {
+		s[i] = r->src.w[i] & t->smask[i];
+		d[i] = r->dst.w[i] & t->dmask[i];
+	}
+	if (nw == 1)
+		return tm_hash(s, d, ((u32)r->sport_lo << 16 | r->dport_lo) &
+			       t->pmask, r->proto & t->prmask, seed, 1);
+	return tm_hash(s, d, ((u32)r->sport_lo << 16 | r->dport_lo) &
+		       t->pmask, r->proto & t->prmask, seed, 4);
+}
+
+static __always_inline bool tm_ent_matches(const struct tm_ent *e,
+					   const struct tm_key *k,
+					   const unsigned int nw)
+{
+	const u32 *a = e->a;
+	u32 sp = READ_ONCE(e->sports);
+	unsigned int i;
+
+	for (i = 0; i < nw; i++) {
+		if ((k->src.w[i] & a[nw + i]) != a[i] ||
+		    (k->dst.w[i] & a[3 * nw + i]) != a[2 * nw + i])
+			return false;
+	}
+	return k->sport >= (u16)sp && k->sport <= sp >> 16 &&
+	       k->dport >= (u16)e->dports && k->dport <= e->dports >> 16 &&
+	       (k->proto & e->pmask) == e->proto;
+}
+
+static __always_inline const struct tm_node *
+tm_htab_find(const struct tm_htab *h, u32 hash)
+{
+	const u32 *hashes = tm_htab_hashes(h);
+	u32 i = hash & h->mask;
+
+	for (;;) {
+		u32 x = smp_load_acquire(&hashes[i]);
+
+		if (x == hash)
+			return rcu_dereference(h->nodes[i]);
+		if (!x)
+			return NULL;
+		i = (i + 1) & h->mask;
+	}
+}
+
+static __always_inline const struct tm_rule *
+tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
+		const unsigned int nw)
+{
+	const struct tm_tlist *tl = rcu_dereference(f->tlist);
+	const struct tm_rule *best = NULL;
+	u64 best_rank = TM_RANK_NONE;
+	u32 i, j, seed = f->seed;
+
+	if (!tl)
+		return NULL;
+	for (i = 0; i < tl->n; i++) {
+		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_node *node;
+
+		if (tl->e[i].best >= best_rank)
+			break;
+		if (probes)
+			(*probes)++;
+		node = tm_htab_find(rcu_dereference(t->htab),
+				    tm_hash_key(t, k, seed, nw));
+		if (!node)
+			continue;
+		for (j = 0; j < node->n; j++) {
+			const struct tm_ent *e = tm_node_ent(node, j, nw);
+
+			if (e->rank >= best_rank)
+				break;
+			if (tm_ent_matches(e, k, nw)) {
+				best_rank = e->rank;
+				best = e->rule;
+				break;
+			}
+		}
+	}
+	return best;
+}
+
+const struct tm_rule *tm_tuple_lookup4(const struct tm_fam *f,
+				       const struct tm_key *key, u32 *probes)
+{
+	return tm_tuple_lookup(f, key, probes, 1);
+}
+
+const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
+				       const struct tm_key *key, u32 *probes)
+{
+	return tm_tuple_lookup(f, key, probes, 4);
+}
+
+/* Writer side. */
+
+static struct tm_tlist *tm_tlist_get(const struct tm_fam *f)
+{
+	return rcu_dereference_protected(f->tlist, 1);
+}
+
+static struct tm_htab *tm_htab_get(const struct tm_ttab *t)
+{
+	return rcu_dereference_protected(t->htab, 1);
+}
+
+static struct tm_node *tm_slot_node(const struct tm_htab *h, u32 i)
+{
+	return rcu_dereference_protected(h->nodes[i], 1);
+}
+
+static void tm_ent_fill(struct tm_ent *e, const struct tm_rule *r,
+			unsigned int nw)
+{
+	unsigned int i;
+
+	e->rank = tm_rank(r);
+	e->rule = r;
+	e->sports = (u32)r->sport_hi << 16 | r->sport_lo;
+	e->dports = (u32)r->dport_hi << 16 | r->dport_lo;
+	e->proto = r->proto_any ? 0 : r->proto;
+	e->pmask = r->proto_any ? 0 : 0xff;
+	for (i = 0; i < nw; i++) {
+		e->a[i] = r->src.w[i];
+		e->a[nw + i] = tm_mask_word(r->src_len, i);
+		e->a[2 * nw + i] = r->dst.w[i];
+		e->a[3 * nw + i] = tm_mask_word(r->dst_len, i);
+	}
+}
+
+static struct tm_node *tm_node_alloc(u32 n, unsigned int nw)
+{
+	struct tm_node *node;
+
+	node = tm_alloc(sizeof(*node) + n * tm_ent_size(nw));
+	if (node) {
+		node->n = n;
+		node->live = n;
+	}
+	return node;
+}
+
+/*
+ * A copy of @old (may be NULL) without its disabled entries and without
+ * @drop, plus @add (may be NULL) in rank order.  NULL when the result would
+ * be empty or on allocation failure (*nomem set).
+ */
+static struct tm_node *tm_node_rebuild(const struct tm_node *old,
+				       const struct tm_rule *add,
+				       const struct tm_rule *drop,
+				       unsigned int nw, bool *nomem)
+{
+	unsigned int sz = tm_ent_size(nw);
+	u32 i, j = 0, n = (old ? old->live : 0) + !!add - !!drop;
+	u64 rank = add ? tm_rank(add) : 0;
+	struct tm_node *node;
+	bool added = !add;
+
+	*nomem = false;
+	if (!n)
+		return NULL;
+	node = tm_node_alloc(n, nw);
+	if (!node) {
+		*nomem = true;
+		return NULL;
+	}
+	for (i = 0; old && i < old->n; i++) {
+		const struct tm_ent *e = tm_node_ent(old, i, nw);
+
+		if (e->sports == TM_ENT_DEAD || e->rule == drop)
+			continue;
+		if (!added && rank < e->rank) {
+			tm_ent_fill(tm_node_ent(node, j++, nw), add, nw);
+			added = true;
+		}
+		memcpy(tm_node_ent(node, j++, nw), e, sz);
+	}
+	if (!added)
+		tm_ent_fill(tm_node_ent(node, j++, nw), add, nw);
+	return node;
+}
+
+static struct tm_htab *tm_htab_alloc(u32 cap)
+{
+	struct tm_htab *h;
+
+	h = tm_vzalloc(sizeof(*h) + cap * (sizeof(h->nodes[0]) + sizeof(u32)));
+	if (h)
+		h->mask = cap - 1;
+	return h;
+}
+
+/* Slot of @hash in @h, or the free slot where it would go. */
+static u32 tm_htab_slot(const struct tm_htab *h, u32 hash)
+{
+	const u32 *hashes = tm_htab_hashes(h);
+	u32 i = hash & h->mask;
+
+	while (hashes[i] && hashes[i] != hash)
+		i = (i + 1) & h->mask;
+	return i;
+}
+
+/* Fill a new, unpublished @h with the live slots of @old. */
+static void tm_htab_copy(struct tm_htab *h, const struct tm_htab *old)
+{
+	const u32 *ohash = tm_htab_hashes(old);
+	u32 *hashes = tm_htab_hashes(h);
+	u32 i, j;
+
+	for (i = 0; i <= old->mask; i++) {
+		struct tm_node *node = tm_slot_node(old, i);
+
+		if (!node)
+			continue;
+		j = tm_htab_slot(h, ohash[i]);
+		hashes[j] = ohash[i];
+		RCU_INIT_POINTER(h->nodes[j], node);
+		h->used++;
+		h->live++;
+	}
+}
+
+/* Capacity for @live buckets: at most half full. */
+static u32 tm_htab_cap(u32 live)
+{
+	u32 cap = TM_HTAB_MIN;
+
+	while (cap < 2 * live + 2)
+		cap *= 2;
+	return cap;
+}
+
+static void tm_table_masks(struct tm_ttab *t, unsigned int nw)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		t->smask[i] = i < nw ? tm_mask_word(t->tu.slen, i) : 0;
+		t->dmask[i] = i < nw ? tm_mask_word(t->tu.dlen, i) : 0;
+	}
+	t->pmask = (t->tu.sp ? 0xffff0000u : 0) | (t->tu.dp ? 0xffffu : 0);
+	t->prmask = t->tu.pr ? 0xff : 0;
+}
+
+static struct tm_ttab *tm_table_alloc(const struct tm_tuple *tu,
+				      unsigned int nw)
+{
+	struct tm_ttab *t = tm_zalloc(sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->htab = tm_htab_alloc(TM_HTAB_MIN);
+	if (!t->htab) {
+		tm_free(t);
+		return NULL;
+	}
+	t->tu = *tu;
+	t->best = TM_RANK_NONE;
+	tm_table_masks(t, nw);
+	return t;
+}
+
+static void tm_table_free(struct tm_ttab *t)
+{
+	tm_vfree(tm_htab_get(t));
+	tm_free(t);
+}
+
+/*
+ * A new table list: the current one, plus @keep if @fresh, every bound
+ * refreshed, sorted by bound, without the empty tables other than @keep
+ * (the table a rule is being added to).
+ */
+static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
+				       struct tm_ttab *keep, bool fresh)
+{
+	const struct tm_tlist *old = tm_tlist_get(f);
+	u32 i, j, n = 0, cap = (old ? old->n : 0) + fresh;
+	struct tm_tlist *tl;
+
+	tl = tm_alloc(sizeof(*tl) + cap * sizeof(tl->e[0]));
+	if (!tl)
+		return NULL;
+	for (i = 0; i < cap; i++) {
+		struct tm_ttab *t = old && i < old->n ? old->e[i].tab : keep;
+		struct tm_tle e;
+
+		if (t != keep && !t->nrules)
+			continue;
+		e.tab = t;
+		e.best = t->best;
+		for (j = n++; j > 0 && tl->e[j - 1].best > e.best; j--)
+			tl->e[j] = tl->e[j - 1];
+		tl->e[j] = e;
+	}
+	tl->n = n;
+	return tl;
+}
+
+static bool tm_fits(const struct tm_tuple *tu, const struct tm_rule *r)
+{
+	return r->src_len >= tu->slen && r->dst_len >= tu->dlen &&
+	       (!tu->sp || tm_sport_exact(r)) &&
+	       (!tu->dp || tm_dport_exact(r)) &&
+	       (!tu->pr || !r->proto_any);
+}
+
+static unsigned int tm_specificity(const struct tm_tuple *tu)
+{
+	return tu->slen + tu->dlen + 16 * (tu->sp + tu->dp) + 8 * tu->pr;
+}
+
+static bool tm_tuple_eq(const struct tm_tuple *a, const struct tm_tuple *b)
+{
+	return a->slen == b->slen && a->dlen == b->dlen && a->sp == b->sp &&
+	       a->dp == b->dp && a->pr == b->pr;
+}
+
+static void tm_tuple_exact(const struct tm_rule *r, struct tm_tuple *tu)
+{
+	tu->slen = r->src_len;
+	tu->dlen = r->dst_len;
+	tu->sp = tm_sport_exact(r);
+	tu->dp = tm_dport_exact(r);
+	tu->pr = !r->proto_any;
+}
+
+/* The relaxed tuple of a new TupleMerge table; see the theory above. */
+static unsigned int tm_relax_len(unsigned int len, unsigned int nw)
+{
+	if (nw == 4)
+		return len - len / 8;
+	if (len == 32)
+		return 28;
+	if (len > 24)
+		return len - 3;
+	if (len > 16)
+		return len - 2;
+	if (len > 8)
+		return len - 1;
+	return len;
+}
+
+static void tm_tuple_relaxed(const struct tm_rule *r, unsigned int nw,
+			     struct tm_tuple *tu)
+{
+	unsigned int gap = nw == 1 ? 4 : 16;
+
+	tm_tuple_exact(r, tu);
+	tu->slen = tm_relax_len(r->src_len, nw);
+	tu->dlen = tm_relax_len(r->dst_len, nw);
+	if (tu->slen > tu->dlen + gap)
+		tu->dlen = 0;
+	else if (tu->dlen > tu->slen + gap)
+		tu->slen = 0;
+}
+
+static struct tm_ttab *tm_find_tuple(const struct tm_fam *f,
+				     const struct tm_tuple *tu)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i;
+
+	for (i = 0; tl && i < tl->n; i++)
+		if (tm_tuple_eq(&tl->e[i].tab->tu, tu))
+			return tl->e[i].tab;
+	return NULL;
+}
+
+/* TupleMerge: the most specific table the rule fits in, if any. */
+static struct tm_ttab *tm_choose(const struct tm_fam *f,
+				 const struct tm_rule *r)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+	u64 rank = tm_rank(r), score, best_score = 0;
+	struct tm_ttab *best = NULL;
+	u32 i;
+
+	for (i = 0; tl && i < tl->n; i++) {
+		struct tm_ttab *t = tl->e[i].tab;
+
+		if (!tm_fits(&t->tu, r))
+			continue;
+		score = 2 * tm_specificity(&t->tu) + (t->best < rank) + 1;
+		if (score > best_score) {
+			best_score = score;
+			best = t;
+		}
+	}
+	return best;
+}
+
+static void tm_table_link(struct tm_ttab *t, struct tm_rrec *rr)
+{
+	rr->tab = t;
+	rr->tab_next = t->rules;
+	if (t->rules)
+		t->rules->tab_pprev = &rr->tab_next;
+	rr->tab_pprev = &t->rules;
+	t->rules = rr;
+	t->nrules++;
+}
+
+static void tm_table_unlink(struct tm_ttab *t, struct tm_rrec *rr)
+{
+	*rr->tab_pprev = rr->tab_next;
+	if (rr->tab_next)
+		rr->tab_next->tab_pprev = rr->tab_pprev;
+	rr->tab = NULL;
+	t->nrules--;
+}
+
+static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl);
+
+/*
+ * Put @rr in a bucket of table @t, which is in the list, or is @fresh and
+ * joins it; the caller links @rr to @t after.  Allocates everything first:
+ * on failure nothing changed.  @chain: live rules in the bucket it joined.
+ */
+static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
+			struct tm_rrec *rr, u32 *chain)
+{
+	struct tm_htab *h = tm_htab_get(t), *nh = NULL;
+	u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
+	u64 rank = tm_rank(&rr->rule);
+	struct tm_node *old = NULL, *node;
+	struct tm_tlist *tl = NULL;
+	u32 slot = tm_htab_slot(h, hash);
+	u64 old_best = t->best;
+	bool nomem;
+
+	if (tm_htab_hashes(h)[slot])
+		old = tm_slot_node(h, slot);
+	node = tm_node_rebuild(old, &rr->rule, NULL, f->nw, &nomem);
+	if (!node)
+		return -ENOMEM;
+	/* Grow (or clean) when the table would be more than half used. */
+	if (!tm_htab_hashes(h)[slot] && 2 * (h->used + 1) > h->mask + 1) {
+		nh = tm_htab_alloc(tm_htab_cap(h->live + 1));
+		if (!nh)
+			goto nomem;
+	}
+	if (rank < t->best) {
+		/* A better bound, or a new table: a new list (sorted by it). */
+		t->best = rank;
+		tl = tm_tlist_build(f, t, fresh);
+		if (!tl)
+			goto nomem;
+	}
+
+	/* Commit: nothing below fails. */
+	if (nh) {
+		tm_htab_copy(nh, h);
+		slot = tm_htab_slot(nh, hash);
+		tm_htab_hashes(nh)[slot] = hash;
+		RCU_INIT_POINTER(nh->nodes[slot], node);
+		nh->used++;
+		nh->live++;
+		rcu_assign_pointer(t->htab, nh);
+		if (fresh)
+			tm_vfree(h);
+		else
+			tm_free_rcu(h, rcu);
+	} else {
+		rcu_assign_pointer(h->nodes[slot], node);
+		if (!tm_htab_hashes(h)[slot]) {
+			smp_store_release(&tm_htab_hashes(h)[slot], hash);
+			h->used++;
+		}
+		if (!old)
+			h->live++;
+	}
+	if (old)
+		tm_free_rcu(old, rcu);
+	if (tl)
+		tm_tlist_swap(f, tl);
+	if (fresh)
+		f->tables++;
+	*chain = node->live;
+	return 0;
+
+nomem:
+	t->best = old_best;
+	tm_free(node);
+	tm_vfree(nh);
+	tm_free(tl);
+	return -ENOMEM;
+}
+
+/* Free a table that no list holds any more, after a grace period. */
+static void tm_table_free_rcu(struct tm_ttab *t)
+{
+	struct tm_htab *h = tm_htab_get(t);
+	u32 i;
+
+	for (i = 0; i <= h->mask; i++) {
+		struct tm_node *node = tm_slot_node(h, i);
+
+		if (node)
+			tm_free_rcu(node, rcu);
+	}
+	tm_free_rcu(h, rcu);
+	tm_free_rcu(t, rcu);
+}
+
+/* Publish @tl; free the tables the old list had and @tl has not. */
+static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl)
+{
+	struct tm_tlist *old = tm_tlist_get(f);
+	u32 i, j;
+
+	rcu_assign_pointer(f->tlist, tl);
+	if (!old)
+		return;
+	for (i = 0; i < old->n; i++) {
+		struct tm_ttab *t = old->e[i].tab;
+
+		for (j = 0; j < tl->n && tl->e[j].tab != t; j++)
+			;
+		if (j == tl->n) {
+			tm_table_free_rcu(t);
+			f->tables--;
+		}
+	}
+	tm_free_rcu(old, rcu);
+}
+
+/*
+ * Take the entry of @r out of its bucket in @t.  Never fails: when the
+ * smaller bucket cannot be allocated, the entry is disabled in place.
+ */
+static void tm_table_drop(struct tm_fam *f, struct tm_ttab *t,
+			  const struct tm_rule *r)
+{
+	struct tm_htab *h = tm_htab_get(t);
+	u32 slot = tm_htab_slot(h, tm_hash_rule(t, r, f->seed, f->nw));
+	struct tm_node *old = tm_slot_node(h, slot), *node;
+	bool nomem;
+	u32 i;
+
+	node = tm_node_rebuild(old, NULL, r, f->nw, &nomem);
+	if (nomem) {
+		for (i = 0; i < old->n; i++) {
+			struct tm_ent *e = tm_node_ent(old, i, f->nw);
+
+			if (e->rule == r && e->sports != TM_ENT_DEAD) {
+				WRITE_ONCE(e->sports, TM_ENT_DEAD);
+				old->live--;
+				break;
+			}
+		}
+		return;
+	}
+	rcu_assign_pointer(h->nodes[slot], node);
+	if (!node)
+		h->live--;
+	tm_free_rcu(old, rcu);
+}
+
+static u64 tm_table_best(const struct tm_ttab *t)
+{
+	u64 best = TM_RANK_NONE;
+	struct tm_rrec *rr;
+
+	for (rr = t->rules; rr; rr = rr->tab_next)
+		if (tm_rank(&rr->rule) < best)
+			best = tm_rank(&rr->rule);
+	return best;
+}
+
+/*
+ * After rules left @t: drop it if empty, tighten its bound if its best rule
+ * left.  Best effort: without memory the list keeps an empty table or a
+ * bound that is too good, both harmless, until the next list change.
+ */
+static void tm_table_settle(struct tm_fam *f, struct tm_ttab *t)
+{
+	struct tm_tlist *tl;
+	u64 best = tm_table_best(t);
+
+	if (best == t->best)
+		return;
+	t->best = best;
+	tl = tm_tlist_build(f, NULL, false);
+	if (tl)
+		tm_tlist_swap(f, tl);
+}
+
+void tm_tuple_remove(struct tm_cls *cls, struct tm_fam *f,
+		     struct tm_rrec *rr)
+{
+	struct tm_ttab *t = rr->tab;
+
+	tm_table_drop(f, t, &rr->rule);
+	tm_table_unlink(t, rr);
+	tm_table_settle(f, t);
+}
+
+/* A way to split a bucket, and what it would leave. */
+struct tm_cand {
+	struct tm_tuple tu;
+	u32 cost;		/* longest bucket left behind */
+	u32 movers;
+};
+
+static void tm_cand_eval(const struct tm_fam *f, struct tm_rrec **rrs, u32 n,
+			 struct tm_cand *c, u32 *hashes)
+{
+	struct tm_ttab tmp;
+	u32 i, j, m = 0, group, worst = 0;
+
+	tmp.tu = c->tu;
+	tm_table_masks(&tmp, f->nw);
+	for (i = 0; i < n; i++)
+		if (tm_fits(&c->tu, &rrs[i]->rule))
+			hashes[m++] = tm_hash_rule(&tmp, &rrs[i]->rule,
+						   f->seed, f->nw);
+	for (i = 0; i < m; i++) {
+		for (group = 0, j = 0; j < m; j++)
+			group += hashes[j] == hashes[i];
+		if (group > worst)
+			worst = group;
+	}
+	c->movers = m;
+	c->cost = n - m > worst ? n - m : worst;
+}
+
+static bool tm_cand_better(const struct tm_cand *a, const struct tm_cand *b)
+{
+	if (a->cost != b->cost)
+		return a->cost < b->cost;
+	return tm_specificity(&a->tu) < tm_specificity(&b->tu);
+}
+
+/* Pick the best way to split the rules @rrs of a bucket of @t. */
+static bool tm_split_pick(const struct tm_fam *f, const struct tm_ttab *t,
+			  struct tm_rrec **rrs, u32 n, struct tm_cand *best)
+{
+	struct tm_cand c;
+	u32 *hashes, i;
+
+	hashes = tm_alloc(n * sizeof(*hashes));
+	if (!hashes)
+		return false;
+	best->cost = n;
+	best->movers = 0;
+	for (i = 0; i < n + 3; i++) {
+		const struct tm_rule *r = i < n ? &rrs[i]->rule : NULL;
+
+		c.tu = t->tu;
+		if (r && r->src_len > t->tu.slen) {
+			c.tu.slen = r->src_len;
+			tm_cand_eval(f, rrs, n, &c, hashes);
+			if (tm_cand_better(&c, best))
+				*best = c;
+			c.tu = t->tu;
+		}
+		if (r && r->dst_len > t->tu.dlen)
+			c.tu.dlen = r->dst_len;
+		else if (i == n && !t->tu.sp)
+			c.tu.sp = 1;
+		else if (i == n + 1 && !t->tu.dp)
+			c.tu.dp = 1;
+		else if (i == n + 2 && !t->tu.pr)
+			c.tu.pr = 1;
+		else
+			continue;
+		tm_cand_eval(f, rrs, n, &c, hashes);
+		if (tm_cand_better(&c, best))
+			*best = c;
+	}
+	tm_free(hashes);
+	return best->cost < n;
+}
+
+static void tm_split(struct tm_cls *cls, struct tm_fam *f,
+		     struct tm_ttab *t, const struct tm_rule *trigger,
+		     int depth);
+
+/* Move the rules of @rrs that fit @tu to the table of that tuple. */
+static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
+			  struct tm_ttab *t, struct tm_rrec **rrs, u32 n,
+			  const struct tm_tuple *tu, int depth)
+{
+	struct tm_ttab *dst = tm_find_tuple(f, tu);
+	const struct tm_rule *overflow = NULL;
+	bool fresh = !dst;
+	u32 i, chain;
+
+	if (fresh) {
+		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
+			return;
+		dst = tm_table_alloc(tu, f->nw);
+		if (!dst)
+			return;
+	}
+	for (i = 0; i < n; i++) {
+		struct tm_rrec *rr = rrs[i];
+
+		if (!tm_fits(tu, &rr->rule))
+			continue;
+		if (tm_table_add(f, dst, fresh, rr, &chain))
+			break;
+		fresh = false;
+		tm_table_unlink(t, rr);
+		tm_table_link(dst, rr);
+		tm_table_drop(f, t, &rr->rule);
+		if (chain > cls->p.collide)
+			overflow = &rr->rule;
+	}
+	if (fresh) {
+		tm_table_free(dst);
+		return;
+	}
+	cls->splits++;
+	tm_table_settle(f, t);
+	if (overflow && depth < TM_SPLIT_DEPTH)
+		tm_split(cls, f, dst, overflow, depth + 1);
+}
+
+/* The bucket of @trigger in @t is over the collision limit: split it. */
+static void tm_split(struct tm_cls *cls, struct tm_fam *f,
+		     struct tm_ttab *t, const struct tm_rule *trigger,
+		     int depth)
+{
+	struct tm_htab *h = tm_htab_get(t);
+	u32 slot = tm_htab_slot(h, tm_hash_rule(t, trigger, f->seed, f->nw));
+	struct tm_node *node = tm_slot_node(h, slot);
+	struct tm_rrec **rrs;
+	struct tm_cand best;
+	u32 i, n = 0;
+
+	rrs = tm_alloc(node->live * sizeof(*rrs));
+	if (!rrs)
+		return;
+	for (i = 0; i < node->n; i++) {
+		const struct tm_ent *e = tm_node_ent(node, i, f->nw);
+
+		if (e->sports != TM_ENT_DEAD)
+			rrs[n++] = container_of(e->rule, struct tm_rrec, rule);
+	}
+	if (tm_split_pick(f, t, rrs, n, &best))
+		tm_split_move(cls, f, t, rrs, n, &best.tu, depth);
+	tm_free(rrs);
+}
+
+int tm_tuple_insert(struct tm_cls *cls, struct tm_fam *f,
+		    struct tm_rrec *rr)
+{
+	struct tm_ttab *t;
+	struct tm_tuple tu;
+	bool fresh = false;
+	u32 chain;
+	int err;
+
+	if (cls->p.engine == TM_ENGINE_TSS) {
+		tm_tuple_exact(&rr->rule, &tu);
+		t = tm_find_tuple(f, &tu);
+	} else {
+		t = tm_choose(f, &rr->rule);
+		if (!t)
+			tm_tuple_relaxed(&rr->rule, f->nw, &tu);
+	}
+	if (!t) {
+		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
+			return -ENOSPC;
+		t = tm_table_alloc(&tu, f->nw);
+		if (!t)
+			return -ENOMEM;
+		fresh = true;
+	}
+	err = tm_table_add(f, t, fresh, rr, &chain);
+	if (err) {
+		if (fresh)
+			tm_table_free(t);
+		return err;
+	}
+	tm_table_link(t, rr);
+	if (cls->p.engine == TM_ENGINE_TUPLEMERGE && chain > cls->p.collide)
+		tm_split(cls, f, t, &rr->rule, 0);
+	return 0;
+}
+
+void tm_tuple_destroy(struct tm_fam *f)
+{
+	struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i;
+
+	if (!tl)
+		return;
+	RCU_INIT_POINTER(f->tlist, NULL);
+	for (i = 0; i < tl->n; i++)
+		tm_table_free_rcu(tl->e[i].tab);
+	tm_free_rcu(tl, rcu);
+	f->tables = 0;
+}
+
+void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+	unsigned int nw = f->nw;
+	u32 i, j;
+
+	if (!tl)
+		return;
+	st->bytes += sizeof(*tl) + tl->n * sizeof(tl->e[0]);
+	for (i = 0; i < tl->n; i++) {
+		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_htab *h = tm_htab_get(t);
+
+		st->tables++;
+		st->bytes += sizeof(*t) + sizeof(*h) +
+			     (h->mask + 1) * (sizeof(h->nodes[0]) + 4);
+		for (j = 0; j <= h->mask; j++) {
+			const struct tm_node *node = tm_slot_node(h, j);
+
+			if (!node)
+				continue;
+			st->nodes++;
+			st->bytes += sizeof(*node) + node->n * tm_ent_size(nw);
+			if (node->live > st->max_chain)
+				st->max_chain = node->live;
+		}
+	}
+}
+
+static int tm_fail(const char **why, const char *what)
+{
+	*why = what;
+	return -EUCLEAN;
+}
+
+/* Every rule of @t is in the bucket of its hash, and only those. */
+static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
+			   const char **why)
+{
+	const struct tm_htab *h = tm_htab_get(t);
+	const u32 *hashes = tm_htab_hashes(h);
+	u32 i, j, n = 0, used = 0, live = 0, entries = 0;
+	const struct tm_rrec *rr;
+
+	for (rr = t->rules; rr; rr = rr->tab_next) {
+		u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
+		const struct tm_node *node = tm_htab_find(h, hash);
+		bool found = false;
+
+		n++;
+		if (rr->tab != t || !tm_fits(&t->tu, &rr->rule))
+			return tm_fail(why, "rule in a table it does not fit");
+		for (j = 0; node && j < node->n; j++) {
+			const struct tm_ent *e = tm_node_ent(node, j, f->nw);
+
+			if (e->rule == &rr->rule && e->sports != TM_ENT_DEAD)
+				found = true;
+		}
+		if (!found)
+			return tm_fail(why, "rule missing from its bucket");
+	}
+	if (n != t->nrules || !n)
+		return tm_fail(why, "table rule count wrong or table empty");
+	if (t->best != tm_table_best(t))
+		return tm_fail(why, "table bound is not its best rank");
+	for (i = 0; i <= h->mask; i++) {
+		const struct tm_node *node = tm_slot_node(h, i);
+		u32 k = 0;
+
+		used += !!hashes[i];
+		if (!node)
+			continue;
+		if (!hashes[i])
+			return tm_fail(why, "bucket in a free slot");
+		live++;
+		for (j = 0; j < node->n; j++) {
+			const struct tm_ent *e = tm_node_ent(node, j, f->nw);
+
+			if (e->sports == TM_ENT_DEAD)
+				continue;
+			k++;
+			if (j && tm_node_ent(node, j - 1, f->nw)->rank >= e->rank)
+				return tm_fail(why, "bucket not in rank order");
+		}
+		if (k != node->live || !k)
+			return tm_fail(why, "bucket live count wrong or empty");
+		entries += k;
+	}
+	if (entries != t->nrules)
+		return tm_fail(why, "bucket entries differ from table rules");
+	if (used != h->used || live != h->live || 2 * used > h->mask + 1)
+		return tm_fail(why, "hash table counts wrong or overfull");
+	return 0;
+}
+
+int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
+		    const char **why)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i, j, rules = 0;
+	int err;
+
+	if (!tl)
+		return f->rules ? tm_fail(why, "rules but no tables") : 0;
+	if (tl->n != f->tables)
+		return tm_fail(why, "table count differs from the list");
+	for (i = 0; i < tl->n; i++) {
+		const struct tm_ttab *t = tl->e[i].tab;
+
+		if (i && tl->e[i - 1].best > tl->e[i].best)
+			return tm_fail(why, "table list not sorted by bound");
+		if (tl->e[i].best > t->best)
+			return tm_fail(why, "table bound in the list too weak");
+		for (j = 0; j < i; j++)
+			if (cls->p.engine == TM_ENGINE_TSS &&
+			    tm_tuple_eq(&tl->e[j].tab->tu, &t->tu))
+				return tm_fail(why, "two TSS tables of one tuple");
+		err = tm_verify_table(f, t, why);
+		if (err)
+			return err;
+		rules += t->nrules;
+	}
+	if (rules != f->rules)
+		return tm_fail(why, "tables hold a different number of rules");
+	return 0;
+}

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The "tuplemerge" generic netlink family: per-command attribute policies,
+ * request handlers, dumps and change events.  Handlers only parse and reply;
+ * the objects themselves are managed by their own files (table.c, ...).
+ * include/uapi/linux/tuplemerge.h documents every command and attribute.
+ */
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "tm.h"
+
+enum tm_mcgrp {
+	TM_MCGRP_EVENTS,
+};
+
+static const struct genl_multicast_group tm_mcgrps[] = {
+	[TM_MCGRP_EVENTS] = { .name = TM_GENL_MCGRP_EVENTS },
+};
+
+static struct genl_family tm_genl_family;
+
+/*
+ * One policy per command, so that an attribute a command does not use is
+ * refused instead of silently ignored.
+ */
+static const struct nla_policy tm_stats_get_policy[TM_A_MAX + 1] = {
+};
+
+static const struct nla_policy tm_table_new_policy[TM_A_MAX + 1] = {
+	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 },
+	[TM_A_TABLE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
+					       TM_FAMILY_MAX),
+};
+
+static const struct nla_policy tm_table_name_policy[TM_A_MAX + 1] = {
+	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 },
+};
+
+static int tm_put_generation(struct sk_buff *skb, u64 generation)
+{
+	return nla_put_u64_64bit(skb, TM_A_NET_GENERATION, generation,
+				 TM_A_PAD);
+}
+
+static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
+			 u32 portid, u32 seq, int flags, u8 cmd,
+			 u64 generation)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
+	    nla_put_u32(skb, TM_A_TABLE_HANDLE, t->handle) ||
+	    nla_put_u8(skb, TM_A_TABLE_FAMILY, t->family) ||
+	    tm_put_generation(skb, generation)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
+			  u64 generation)
+{
+	struct sk_buff *skb;
+
+	if (!genl_has_listeners(&tm_genl_family, net, TM_MCGRP_EVENTS))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (tm_fill_table(skb, t, 0, 0, 0, cmd, generation)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_multicast_netns(&tm_genl_family, net, skb, 0, TM_MCGRP_EVENTS,
+				GFP_KERNEL);
+}
+
+/* A table name attribute that is present and not empty. */
+static const char *tm_get_name(struct genl_info *info)
+{
+	const char *name;
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_TABLE_NAME))
+		return NULL;
+	name = nla_data(info->attrs[TM_A_TABLE_NAME]);
+	if (!*name) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],
+				    "Table name is empty");
+		return NULL;
+	}
+	return name;
+}
+
+static int tm_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
+				TM_CMD_STATS_GET);
+	if (!hdr)
+		goto nospace;
+	mutex_lock(&tn->lock);
+	if (nla_put_u32(msg, TM_A_NET_TABLES, tn->ntables) ||
+	    tm_put_generation(msg, tn->generation)) {
+		mutex_unlock(&tn->lock);
+		goto nospace;
+	}
+	mutex_unlock(&tn->lock);
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *name = tm_get_name(info);
+	u8 family = TM_FAMILY_INET;
+
+	if (!name)
+		return -EINVAL;
+	if (info->attrs[TM_A_TABLE_FAMILY])
+		family = nla_get_u8(info->attrs[TM_A_TABLE_FAMILY]);
+	return tm_table_add(genl_info_net(info), name, family, info->extack);
+}
+
+static int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info)
+{
+	const char *name = tm_get_name(info);
+
+	if (!name)
+		return -EINVAL;
+	return tm_table_del(genl_info_net(info), name, info->extack);
+}
+
+static int tm_nl_table_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	const char *name = tm_get_name(info);
+	struct tm_table *t;
+	struct sk_buff *msg;
+	int err;
+
+	if (!name)
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&tn->lock);
+	t = tm_table_find(tn, name);
+	if (!t) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],
+				    "No table with this name");
+		err = -ENOENT;
+	} else {
+		err = tm_fill_table(msg, t, info->snd_portid, info->snd_seq, 0,
+				    TM_CMD_TABLE_GET, tn->generation);
+	}
+	mutex_unlock(&tn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Dump the tables in handle order, resuming after the last handle sent
+ * (cb->args[0]), so that a change between two parts neither repeats nor
+ * skips a table that stayed; the part is flagged NLM_F_DUMP_INTR when the
+ * generation moved meanwhile.
+ */
+static int tm_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tm_net *tn = tm_net(sock_net(skb->sk));
+	u32 last = cb->args[0];
+	struct tm_table *t;
+	int err = 0;
+
+	mutex_lock(&tn->lock);
+	cb->seq = (u32)tn->generation + 1;
+	list_for_each_entry(t, &tn->tables, list) {
+		if (t->handle <= last)
+			continue;
+		err = tm_fill_table(skb, t, NETLINK_CB(cb->skb).portid,
+				    cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				    TM_CMD_TABLE_GET, tn->generation);
+		if (err)
+			break;
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+		cb->args[0] = t->handle;
+	}
+	mutex_unlock(&tn->lock);
+	/* A full part ends here; the next call resumes after args[0]. */
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
+
+static const struct genl_ops tm_genl_ops[] = {
+	{
+		.cmd = TM_CMD_STATS_GET,
+		.doit = tm_nl_stats_get,
+		.policy = tm_stats_get_policy,
+		.maxattr = TM_A_MAX,
+	},
+	{
+		.cmd = TM_CMD_TABLE_NEW,
+		.doit = tm_nl_table_new,
+		.policy = tm_table_new_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_TABLE_DEL,
+		.doit = tm_nl_table_del,
+		.policy = tm_table_name_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_TABLE_GET,
+		.doit = tm_nl_table_get,
+		.dumpit = tm_nl_table_dump,
+		.policy = tm_table_name_policy,
+		.maxattr = TM_A_MAX,
+	},
+};
+
+static struct genl_family tm_genl_family __ro_after_init = {
+	.name = TM_GENL_NAME,
+	.version = TM_GENL_VERSION,
+	.maxattr = TM_A_MAX,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = tm_genl_ops,
+	.n_ops = ARRAY_SIZE(tm_genl_ops),
+	.mcgrps = tm_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(tm_mcgrps),
+};
+
+int __init tm_genl_init(void)
+{
+	return genl_register_family(&tm_genl_family);
+}
+
+void tm_genl_exit(void)
+{
+	genl_unregister_family(&tm_genl_family);
+}

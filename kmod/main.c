@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tuplemerge.ko entry points: bring the subsystems up in dependency order and
+ * take them down in reverse.  Nothing else lives here.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <net/genetlink.h>
+
+#include "tm.h"
+
+static int __init tm_init(void)
+{
+	int err;
+
+	err = tm_table_init();
+	if (err)
+		return err;
+	err = tm_netns_init();
+	if (err)
+		goto err_table;
+	err = tm_genl_init();
+	if (err)
+		goto err_netns;
+
+#ifdef TM_FAULT_WARN_INIT
+	/* Injected fault: the VM runner must report this and fail. */
+	WARN(1, "injected fault: warning in module init\n");
+#endif
+	pr_debug("loaded\n");
+	return 0;
+
+err_netns:
+	tm_netns_exit();
+err_table:
+	tm_table_exit();
+	return err;
+}
+
+static void __exit tm_exit(void)
+{
+	tm_genl_exit();
+	tm_netns_exit();
+	tm_table_exit();
+	pr_debug("unloaded\n");
+}
+
+module_init(tm_init);
+module_exit(tm_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("TupleMerge packet classifier and SRv6 load balancer");
+MODULE_AUTHOR("The tuplemerge developers");
+MODULE_ALIAS_GENL_FAMILY(TM_GENL_NAME);

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Brute-force oracle and random rules/packets for the core's tests; see
+ * oracle.h.  Deliberately naive: an unsorted array scanned in full.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+
+void oracle_init(struct oracle *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+void oracle_free(struct oracle *o)
+{
+	free(o->r);
+	memset(o, 0, sizeof(*o));
+}
+
+int oracle_find(const struct oracle *o, u32 id)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++)
+		if (o->r[i].id == id)
+			return i;
+	return -1;
+}
+
+int oracle_insert(struct oracle *o, const struct tm_rule *r)
+{
+	if (oracle_find(o, r->id) >= 0)
+		return -EEXIST;
+	if (o->n == o->cap) {
+		o->cap = o->cap ? 2 * o->cap : 256;
+		o->r = realloc(o->r, o->cap * sizeof(*o->r));
+		if (!o->r)
+			abort();
+	}
+	o->r[o->n++] = *r;
+	return 0;
+}
+
+int oracle_delete(struct oracle *o, u32 id)
+{
+	int i = oracle_find(o, id);
+
+	if (i < 0)
+		return -ENOENT;
+	o->r[i] = o->r[--o->n];
+	return 0;
+}
+
+int oracle_replace(struct oracle *o, const struct tm_rule *r)
+{
+	int i = oracle_find(o, r->id);
+
+	if (i < 0)
+		return -ENOENT;
+	o->r[i] = *r;
+	return 0;
+}
+
+/* Does @a fall in the prefix @p/@len?  Word by word, from the top. */
+static bool prefix_has(const struct tm_addr *p, unsigned int len,
+		       const struct tm_addr *a)
+{
+	unsigned int w;
+
+	for (w = 0; len; w++) {
+		unsigned int take = len < 32 ? len : 32;
+		u64 m = ((1ULL << take) - 1) << (32 - take);
+
+		if ((p->w[w] ^ a->w[w]) & m)
+			return false;
+		len -= take;
+	}
+	return true;
+}
+
+bool oracle_matches(const struct tm_rule *r, const struct tm_key *k)
+{
+	return r->family == k->family &&
+	       prefix_has(&r->src, r->src_len, &k->src) &&
+	       prefix_has(&r->dst, r->dst_len, &k->dst) &&
+	       r->sport_lo <= k->sport && k->sport <= r->sport_hi &&
+	       r->dport_lo <= k->dport && k->dport <= r->dport_hi &&
+	       (r->proto_any || r->proto == k->proto);
+}
+
+const struct tm_rule *oracle_lookup(const struct oracle *o,
+				    const struct tm_key *k)
+{
+	const struct tm_rule *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++) {
+		const struct tm_rule *r = &o->r[i];
+
+		if (!oracle_matches(r, k))
+			continue;
+		if (!best || r->priority < best->priority ||
+		    (r->priority == best->priority && r->id < best->id))
+			best = r;
+	}
+	return best;
+}
+
+u64 rng_next(struct rng *g)
+{
+	g->s ^= g->s >> 12;
+	g->s ^= g->s << 25;
+	g->s ^= g->s >> 27;
+	return g->s * 2685821657736338717ULL;
+}
+
+u32 rng_below(struct rng *g, u32 n)
+{
+	return (u32)((rng_next(g) >> 32) * n >> 32);
+}
+
+/* Address pools: a few blocks, so that prefixes nest and collide. */
+static const u32 pool4[] = {
+	0x0a000000, 0x0a000100, 0x0a010000, 0xc0a80000, 0xc0a80101,
+	0xac100000, 0x01020304, 0xffffffff, 0x00000000, 0x80000000,
+};
+
+static const u16 pool_ports[] = { 0, 1, 22, 53, 80, 443, 1023, 1024,
+				  8080, 65534, 65535 };
+
+static void gen_addr(struct rng *g, u8 family, struct tm_addr *a)
+{
+	unsigned int i;
+
+	memset(a, 0, sizeof(*a));
+	if (family == TM_AF_INET) {
+		a->w[0] = pool4[rng_below(g, 10)];
+		if (rng_below(g, 2))
+			a->w[0] ^= rng_below(g, 256) << (rng_below(g, 4) * 8);
+		return;
+	}
+	a->w[0] = 0x20010db8;
+	a->w[1] = rng_below(g, 4) << 16;
+	for (i = 2; i < 4; i++)
+		a->w[i] = rng_below(g, 3) ? pool4[rng_below(g, 10)] :
+			  (u32)rng_next(g);
+	if (!rng_below(g, 8))
+		a->w[0] = (u32)rng_next(g);
+}
+
+static void mask_addr(struct tm_addr *a, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		if (len >= 32 * (i + 1))
+			continue;
+		a->w[i] = len <= 32 * i ? 0 :
+			  a->w[i] & (~0u << (32 - (len - 32 * i)));
+	}
+}
+
+static u8 gen_len(struct rng *g, u8 family)
+{
+	static const u8 l4[] = { 0, 8, 16, 24, 28, 31, 32 };
+	static const u8 l6[] = { 0, 32, 48, 56, 64, 96, 127, 128 };
+
+	if (rng_below(g, 4) == 0)
+		return rng_below(g, family == TM_AF_INET ? 33 : 129);
+	return family == TM_AF_INET ? l4[rng_below(g, 7)] : l6[rng_below(g, 8)];
+}
+
+static void gen_range(struct rng *g, u16 *lo, u16 *hi)
+{
+	u16 a, b;
+
+	switch (rng_below(g, 4)) {
+	case 0:
+		*lo = 0;
+		*hi = 65535;
+		return;
+	case 1:
+		*lo = *hi = pool_ports[rng_below(g, 11)];
+		return;
+	default:
+		a = pool_ports[rng_below(g, 11)];
+		b = rng_below(g, 2) ? pool_ports[rng_below(g, 11)] :
+				      (u16)rng_next(g);
+		*lo = a < b ? a : b;
+		*hi = a < b ? b : a;
+	}
+}
+
+void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->priority = rng_below(g, 4) ? rng_below(g, 1000) : rng_below(g, 4);
+	r->family = family;
+	r->src_len = gen_len(g, family);
+	r->dst_len = gen_len(g, family);
+	gen_addr(g, family, &r->src);
+	gen_addr(g, family, &r->dst);
+	mask_addr(&r->src, r->src_len);
+	mask_addr(&r->dst, r->dst_len);
+	gen_range(g, &r->sport_lo, &r->sport_hi);
+	gen_range(g, &r->dport_lo, &r->dport_hi);
+	if (rng_below(g, 3) == 0)
+		r->proto_any = 1;
+	else
+		r->proto = rng_below(g, 3) ? 6 : rng_below(g, 2) ? 17 : 0;
+	r->action = rng_next(g);
+}
+
+static void fill_host(struct rng *g, struct tm_addr *a, unsigned int len,
+		      unsigned int bits)
+{
+	unsigned int i;
+
+	for (i = 0; i < bits / 32; i++) {
+		u32 keep = len >= 32 * (i + 1) ? ~0u : len <= 32 * i ? 0 :
+			   ~0u << (32 - (len - 32 * i));
+		u32 rnd = rng_below(g, 2) ? (u32)rng_next(g) :
+			  rng_below(g, 2) ? 0 : ~0u;
+
+		a->w[i] = (a->w[i] & keep) | (rnd & ~keep);
+	}
+}
+
+void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
+	     struct tm_key *k)
+{
+	unsigned int bits = family == TM_AF_INET ? 32 : 128;
+
+	memset(k, 0, sizeof(*k));
+	k->family = family;
+	if (!r) {
+		struct tm_rule tmp;
+
+		gen_rule(g, family, 0, &tmp);
+		r = &tmp;
+		k->src = r->src;
+		k->dst = r->dst;
+		fill_host(g, &k->src, rng_below(g, bits + 1), bits);
+		fill_host(g, &k->dst, rng_below(g, bits + 1), bits);
+		k->sport = rng_below(g, 2) ? pool_ports[rng_below(g, 11)] :
+					     (u16)rng_next(g);
+		k->dport = pool_ports[rng_below(g, 11)];
+		k->proto = rng_below(g, 2) ? 6 : 17;
+		return;
+	}
+	k->src = r->src;
+	k->dst = r->dst;
+	fill_host(g, &k->src, r->src_len, bits);
+	fill_host(g, &k->dst, r->dst_len, bits);
+	k->sport = r->sport_lo + rng_below(g, r->sport_hi - r->sport_lo + 1);
+	k->dport = r->dport_lo + rng_below(g, r->dport_hi - r->dport_lo + 1);
+	if (rng_below(g, 2))
+		k->sport = rng_below(g, 2) ? r->sport_lo : r->sport_hi;
+	k->proto = r->proto_any ? rng_below(g, 256) : r->proto;
+}
+
+bool rule_eq(const struct tm_rule *a, const struct tm_rule *b)
+{
+	return a->id == b->id && a->priority == b->priority &&
+	       a->family == b->family && a->src_len == b->src_len &&
+	       a->dst_len == b->dst_len && a->proto == b->proto &&
+	       a->proto_any == b->proto_any && a->sport_lo == b->sport_lo &&
+	       a->sport_hi == b->sport_hi && a->dport_lo == b->dport_lo &&
+	       a->dport_hi == b->dport_hi && a->action == b->action &&
+	       !memcmp(&a->src, &b->src, sizeof(a->src)) &&
+	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
+}

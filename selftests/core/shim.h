@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Knobs of the userspace shim (shim.c) for tests, fuzzing and benchmarks. */
+#ifndef _TM_SHIM_H
+#define _TM_SHIM_H
+
+extern unsigned long tm_alloc_count;
+extern unsigned long tm_alloc_fail_every;
+extern unsigned long tm_alloc_failed;
+extern u32 tm_test_seed;
+
+#endif /* _TM_SHIM_H */

@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tests of the classification core in userspace, for every engine and both
+ * address families:
+ *
+ *   directed     every field and edge, errors, equal priorities, tables
+ *                emptied and tuples changed by replace
+ *   differential random insert/delete/replace/lookup against the oracle
+ *   invariants   after churn: tm_cls_verify(), every rule reachable, table
+ *                count bounded
+ *   nomem        allocation failures: the failing change reports -ENOMEM
+ *                and the classifier is exactly as before
+ *
+ * Usage: test_core [--ops N] [--seed S] [--quick]
+ * Prints one line per check and "N passed, N failed" at the end.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "shim.h"
+
+static unsigned int passed, failed;
+static const char * const engine_names[] = { "tuplemerge", "tss", "linear" };
+
+static __attribute__((format(printf, 2, 3)))
+void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("%s: ", ok ? "ok" : "FAIL");
+	vprintf(fmt, ap);
+	putchar('\n');
+	va_end(ap);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static struct tm_cls *new_cls(u8 engine)
+{
+	struct tm_params p;
+	struct tm_cls *cls;
+
+	tm_params_default(&p);
+	p.engine = engine;
+	cls = tm_cls_create(&p);
+	if (!cls) {
+		fprintf(stderr, "tm_cls_create failed\n");
+		exit(1);
+	}
+	return cls;
+}
+
+static void set_addr(struct tm_addr *a, u8 family, u32 hi, u32 lo)
+{
+	memset(a, 0, sizeof(*a));
+	if (family == TM_AF_INET) {
+		a->w[0] = lo;
+	} else {
+		a->w[0] = hi;
+		a->w[3] = lo;
+	}
+}
+
+static void any_rule(struct tm_rule *r, u8 family, u32 id, u32 prio)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->priority = prio;
+	r->family = family;
+	r->sport_hi = 65535;
+	r->dport_hi = 65535;
+	r->proto_any = 1;
+	r->action = id;
+}
+
+static void key_of(struct tm_key *k, u8 family, u32 src, u32 dst, u16 sp,
+		   u16 dp, u8 proto)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = family;
+	set_addr(&k->src, family, 0x20010db8, src);
+	set_addr(&k->dst, family, 0x20010db8, dst);
+	k->sport = sp;
+	k->dport = dp;
+	k->proto = proto;
+}
+
+static u32 hit(struct tm_cls *cls, const struct tm_key *k)
+{
+	const struct tm_rule *r;
+	u32 id;
+
+	rcu_read_lock();
+	r = tm_cls_lookup(cls, k);
+	id = r ? r->id : 0;
+	rcu_read_unlock();
+	return id;
+}
+
+/*
+ * Deleting the last rule of a table removes the table: a host rule, then a
+ * wildcard rule that fits no table of the host rule's tuple (relaxed or
+ * not), so that it makes a table of its own.
+ */
+static void test_last_of_table(u8 engine, u8 family)
+{
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct tm_cls *cls = new_cls(engine);
+	struct tm_stats st;
+	struct tm_rule r;
+	struct tm_key k;
+	const char *why;
+
+	any_rule(&r, family, 1, 1);
+	r.src_len = r.dst_len = family == TM_AF_INET ? 32 : 128;
+	set_addr(&r.src, family, 0x20010db8, 7);
+	set_addr(&r.dst, family, 0x20010db8, 8);
+	r.proto_any = 0;
+	r.proto = 6;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert a host rule", en, fam);
+	any_rule(&r, family, 2, 2);
+	check(!tm_cls_insert(cls, &r), "%s %s: insert a wildcard rule", en, fam);
+	tm_cls_stats(cls, &st);
+	check(st.tables == 2, "%s %s: two tables (%u)", en, fam, st.tables);
+	check(!tm_cls_delete(cls, 2), "%s %s: delete the wildcard rule", en,
+	      fam);
+	tm_cls_stats(cls, &st);
+	check(st.tables == 1, "%s %s: its table is gone (%u left)", en, fam,
+	      st.tables);
+	key_of(&k, family, 7, 8, 1, 2, 6);
+	check(hit(cls, &k) == 1, "%s %s: the host rule still matches", en, fam);
+	check(!tm_cls_delete(cls, 1), "%s %s: delete the host rule", en, fam);
+	tm_cls_stats(cls, &st);
+	check(st.tables == 0 && !hit(cls, &k) && !tm_cls_verify(cls, &why),
+	      "%s %s: no table left, nothing matches", en, fam);
+	tm_cls_destroy(cls);
+}
+
+/* Directed tests of one engine and family. */
+static void test_directed(u8 engine, u8 family)
+{
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	unsigned int full = family == TM_AF_INET ? 32 : 128;
+	struct tm_cls *cls = new_cls(engine);
+	struct tm_rule r;
+	struct tm_key k;
+	const char *why;
+
+	key_of(&k, family, 0x0a000001, 0x0a000002, 1234, 80, 6);
+	check(!hit(cls, &k), "%s %s: empty classifier matches nothing", en, fam);
+
+	/* /0 everywhere matches every packet. */
+	any_rule(&r, family, 100, 100);
+	check(!tm_cls_insert(cls, &r), "%s %s: insert /0", en, fam);
+	check(hit(cls, &k) == 100, "%s %s: /0 matches", en, fam);
+	check(tm_cls_insert(cls, &r) == -EEXIST, "%s %s: duplicate id refused",
+	      en, fam);
+
+	/* A full-length host prefix, lower priority value wins. */
+	any_rule(&r, family, 10, 10);
+	r.src_len = full;
+	set_addr(&r.src, family, 0x20010db8, 0x0a000001);
+	check(!tm_cls_insert(cls, &r), "%s %s: insert /%u", en, fam, full);
+	check(hit(cls, &k) == 10, "%s %s: /%u host matches", en, fam, full);
+	key_of(&k, family, 0x0a000003, 0x0a000002, 1234, 80, 6);
+	check(hit(cls, &k) == 100, "%s %s: /%u host does not match a neighbour",
+	      en, fam, full);
+
+	/* Port edges: 0 and 65535, single ports, ranges. */
+	any_rule(&r, family, 20, 5);
+	r.sport_lo = r.sport_hi = 0;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert sport 0", en, fam);
+	any_rule(&r, family, 21, 5);
+	r.dport_lo = r.dport_hi = 65535;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert dport 65535", en, fam);
+	any_rule(&r, family, 22, 6);
+	r.dport_lo = 1000;
+	r.dport_hi = 2000;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert dport 1000-2000", en, fam);
+	key_of(&k, family, 1, 2, 0, 80, 17);
+	check(hit(cls, &k) == 20, "%s %s: sport 0 matches", en, fam);
+	key_of(&k, family, 1, 2, 1, 65535, 17);
+	check(hit(cls, &k) == 21, "%s %s: dport 65535 matches", en, fam);
+	key_of(&k, family, 1, 2, 1, 65534, 17);
+	check(hit(cls, &k) == 100, "%s %s: dport 65534 does not", en, fam);
+	key_of(&k, family, 1, 2, 1, 1000, 17);
+	check(hit(cls, &k) == 22, "%s %s: range low end", en, fam);
+	key_of(&k, family, 1, 2, 1, 2000, 17);
+	check(hit(cls, &k) == 22, "%s %s: range high end", en, fam);
+	key_of(&k, family, 1, 2, 1, 2001, 17);
+	check(hit(cls, &k) == 100, "%s %s: past the range", en, fam);
+
+	/* Protocol exact versus any. */
+	any_rule(&r, family, 30, 4);
+	r.proto_any = 0;
+	r.proto = 132;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert proto 132", en, fam);
+	key_of(&k, family, 1, 2, 1, 3, 132);
+	check(hit(cls, &k) == 30, "%s %s: exact protocol matches", en, fam);
+	key_of(&k, family, 1, 2, 1, 3, 131);
+	check(hit(cls, &k) == 100, "%s %s: other protocol falls through", en,
+	      fam);
+
+	/* Equal priorities: the lower id wins, whatever the insert order. */
+	any_rule(&r, family, 41, 3);
+	r.dport_lo = r.dport_hi = 7;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert id 41 prio 3", en, fam);
+	any_rule(&r, family, 40, 3);
+	r.dport_lo = 5;
+	r.dport_hi = 9;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert id 40 prio 3", en, fam);
+	key_of(&k, family, 1, 2, 1, 7, 6);
+	check(hit(cls, &k) == 40, "%s %s: equal priority, lower id wins", en,
+	      fam);
+	check(!tm_cls_delete(cls, 40), "%s %s: delete id 40", en, fam);
+	check(hit(cls, &k) == 41, "%s %s: then id 41", en, fam);
+
+	/* Replace that changes the tuple and the answer. */
+	any_rule(&r, family, 41, 3);
+	r.dst_len = family == TM_AF_INET ? 24 : 120;
+	set_addr(&r.dst, family, 0x20010db8, 0x0a000000);
+	check(!tm_cls_replace(cls, &r), "%s %s: replace id 41 with a /%u",
+	      en, fam, r.dst_len);
+	check(hit(cls, &k) == 100, "%s %s: old fields of 41 gone", en, fam);
+	key_of(&k, family, 1, 0x0a000099, 1, 7, 6);
+	check(hit(cls, &k) == 41, "%s %s: new fields of 41 match", en, fam);
+	check(tm_cls_find(cls, 41) && tm_cls_find(cls, 41)->dst_len == r.dst_len,
+	      "%s %s: find returns the replacement", en, fam);
+
+	/* Errors change nothing. */
+	check(tm_cls_delete(cls, 999) == -ENOENT, "%s %s: delete missing id",
+	      en, fam);
+	r.id = 999;
+	check(tm_cls_replace(cls, &r) == -ENOENT, "%s %s: replace missing id",
+	      en, fam);
+	any_rule(&r, family, 50, 1);
+	r.src_len = full + 1;
+	check(tm_cls_insert(cls, &r) == -EINVAL && tm_rule_check(&r, &why) &&
+	      strstr(why, "prefix length"), "%s %s: prefix too long refused",
+	      en, fam);
+	any_rule(&r, family, 50, 1);
+	r.src_len = 8;
+	set_addr(&r.src, family, 0x20010db8, 0x0a000001);
+	check(tm_cls_insert(cls, &r) == -EINVAL, "%s %s: host bits refused",
+	      en, fam);
+	any_rule(&r, family, 50, 1);
+	r.sport_lo = 2;
+	r.sport_hi = 1;
+	check(tm_cls_insert(cls, &r) == -EINVAL, "%s %s: port lo > hi refused",
+	      en, fam);
+	any_rule(&r, family, 50, 1);
+	r.family = 7;
+	check(tm_cls_insert(cls, &r) == -EINVAL, "%s %s: bad family refused",
+	      en, fam);
+	check(!tm_cls_find(cls, 50) && !tm_cls_verify(cls, &why),
+	      "%s %s: refused inserts left nothing", en, fam);
+
+	/* Keys of the other family never match. */
+	key_of(&k, family == TM_AF_INET ? TM_AF_INET6 : TM_AF_INET, 1, 2, 1,
+	       7, 6);
+	check(!hit(cls, &k), "%s %s: other family matches nothing", en, fam);
+
+	check(!tm_cls_verify(cls, &why), "%s %s: invariants hold", en, fam);
+	tm_cls_destroy(cls);
+	if (engine != TM_ENGINE_LINEAR)
+		test_last_of_table(engine, family);
+}
+
+struct churn {
+	u8 engine, family;
+	unsigned long ops, lookups, mismatches, errors, inserts, deletes,
+		      replaces;
+	u32 max_rules;
+};
+
+static bool same_answer(const struct tm_rule *a, const struct tm_rule *b)
+{
+	if (!a || !b)
+		return a == b;
+	return rule_eq(a, b);
+}
+
+/* Lookups of @cls and @o agree on @k; prints the first mismatches. */
+static bool agree(struct churn *c, struct tm_cls *cls, struct oracle *o,
+		  const struct tm_key *k)
+{
+	const struct tm_rule *got, *want = oracle_lookup(o, k);
+	bool ok;
+
+	rcu_read_lock();
+	got = tm_cls_lookup(cls, k);
+	ok = same_answer(got, want);
+	rcu_read_unlock();
+	c->lookups++;
+	if (!ok && c->mismatches++ < 5)
+		printf("  mismatch: %s %s got id %u want id %u\n",
+		       engine_names[c->engine],
+		       c->family == TM_AF_INET ? "ipv4" : "ipv6",
+		       got ? got->id : 0, want ? want->id : 0);
+	return ok;
+}
+
+/*
+ * One random operation, mirrored on the oracle.  Ids come from a pool a
+ * little larger than the target size, so inserts sometimes hit taken ids
+ * and deletes missing ones.
+ */
+static void churn_op(struct churn *c, struct rng *g, struct tm_cls *cls,
+		     struct oracle *o)
+{
+	u32 pool = c->max_rules + c->max_rules / 4;
+	u32 op = rng_below(g, 100), id = 1 + rng_below(g, pool);
+	bool fill = o->n < c->max_rules / 2;
+	struct tm_rule r;
+	struct tm_key k;
+	int want, got;
+
+	c->ops++;
+	if (op < 25 || fill) {
+		gen_rule(g, c->family, id, &r);
+		want = oracle_insert(o, &r);
+		got = tm_cls_insert(cls, &r);
+		c->inserts++;
+	} else if (op < 38) {
+		want = oracle_delete(o, id);
+		got = tm_cls_delete(cls, id);
+		c->deletes++;
+	} else if (op < 50) {
+		if (o->n && rng_below(g, 4))
+			id = o->r[rng_below(g, o->n)].id;
+		gen_rule(g, c->family, id, &r);
+		want = oracle_replace(o, &r);
+		got = tm_cls_replace(cls, &r);
+		c->replaces++;
+	} else {
+		gen_key(g, c->family, o->n && rng_below(g, 4) ?
+			&o->r[rng_below(g, o->n)] : NULL, &k);
+		agree(c, cls, o, &k);
+		return;
+	}
+	if (got != want && c->errors++ < 5)
+		printf("  %s %s op %lu: returned %d, oracle %d\n",
+		       engine_names[c->engine],
+		       c->family == TM_AF_INET ? "ipv4" : "ipv6", c->ops, got,
+		       want);
+}
+
+/* Every rule: a packet inside it that only it (or worse rules) covers. */
+static unsigned int check_reachable(struct churn *c, struct rng *g,
+				    struct tm_cls *cls, struct oracle *o,
+				    unsigned int *shadowed)
+{
+	unsigned int i, t, bad = 0;
+	struct tm_key k;
+
+	*shadowed = 0;
+	for (i = 0; i < o->n; i++) {
+		bool found = false;
+
+		for (t = 0; t < 64 && !found; t++) {
+			gen_key(g, c->family, &o->r[i], &k);
+			if (oracle_lookup(o, &k) != &o->r[i])
+				continue;
+			found = true;
+			if (hit(cls, &k) != o->r[i].id)
+				bad++;
+		}
+		*shadowed += !found;
+	}
+	return bad;
+}
+
+/*
+ * Distinct exact tuples of the rule set: the tables TSS needs, and a bound
+ * TupleMerge must stay well under.
+ */
+static unsigned int count_tuples(const struct oracle *o)
+{
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < o->n; i++) {
+		const struct tm_rule *a = &o->r[i];
+
+		for (j = 0; j < i; j++) {
+			const struct tm_rule *b = &o->r[j];
+
+			if (a->src_len == b->src_len &&
+			    a->dst_len == b->dst_len &&
+			    (a->sport_lo == a->sport_hi) ==
+			    (b->sport_lo == b->sport_hi) &&
+			    (a->dport_lo == a->dport_hi) ==
+			    (b->dport_lo == b->dport_hi) &&
+			    a->proto_any == b->proto_any)
+				break;
+		}
+		n += j == i;
+	}
+	return n;
+}
+
+static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
+{
+	struct churn c = { .engine = engine, .family = family };
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct rng g = { .s = seed * 2 + 1 + engine * 7 + family };
+	unsigned int bad, shadowed, tuples, verify_fail = 0;
+	struct tm_cls *cls = new_cls(engine);
+	struct oracle o;
+	struct tm_stats st;
+	const char *why = NULL;
+	unsigned long i;
+
+	/* The linear engine copies its array on every change: keep it small. */
+	c.max_rules = engine == TM_ENGINE_LINEAR ? 300 : 600;
+	oracle_init(&o);
+	for (i = 0; i < ops; i++) {
+		churn_op(&c, &g, cls, &o);
+		if (i % 20000 == 0 && tm_cls_verify(cls, &why) &&
+		    verify_fail++ < 3)
+			printf("  verify after %lu ops: %s\n", i, why);
+		/* Now and then, grow well past the usual size. */
+		if (i % 250000 == 125000)
+			c.max_rules *= 4;
+		if (i % 250000 == 200000)
+			c.max_rules /= 4;
+	}
+	check(!c.errors, "%s %s differential: %lu ops (%lu inserts, %lu deletes, %lu replaces), every return code as the oracle's",
+	      en, fam, c.ops, c.inserts, c.deletes, c.replaces);
+	check(!c.mismatches, "%s %s differential: %lu lookups, %lu mismatches",
+	      en, fam, c.lookups, c.mismatches);
+	check(!verify_fail && !tm_cls_verify(cls, &why),
+	      "%s %s invariants during and after churn%s%s", en, fam,
+	      why ? ": " : "", why ? why : "");
+	bad = check_reachable(&c, &g, cls, &o, &shadowed);
+	check(!bad, "%s %s every rule reachable: %u rules, %u unreachable, %u fully shadowed",
+	      en, fam, o.n, bad, shadowed);
+	tm_cls_stats(cls, &st);
+	tuples = count_tuples(&o);
+	check(st.rules == o.n && st.tables <= tuples &&
+	      (engine != TM_ENGINE_TUPLEMERGE || st.tables <= tuples / 4),
+	      "%s %s stats: %u rules of %u tuples, %u tables, max chain %u, %u splits, %llu bytes",
+	      en, fam, st.rules, tuples, st.tables, st.max_chain, st.splits,
+	      (unsigned long long)st.bytes);
+	tm_cls_destroy(cls);
+	oracle_free(&o);
+}
+
+/* With allocations failing at random, changes fail cleanly. */
+static void test_nomem(u8 engine, u8 family, u64 seed)
+{
+	struct churn c = { .engine = engine, .family = family };
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct rng g = { .s = seed * 3 + 5 + engine + family };
+	struct tm_cls *cls = new_cls(engine);
+	unsigned long i, nomem = 0, wrong = 0, del_fail = 0;
+	struct tm_stats st;
+	struct oracle o;
+	struct tm_rule r;
+	struct tm_key k;
+	int err;
+
+	oracle_init(&o);
+	tm_alloc_failed = 0;
+	tm_alloc_fail_every = 5;
+	for (i = 0; i < 30000; i++) {
+		u32 id = 1 + rng_below(&g, 400);
+		u32 op = rng_below(&g, 10);
+
+		if (op < 5) {
+			gen_rule(&g, family, id, &r);
+			err = tm_cls_insert(cls, &r);
+			if (!err)
+				oracle_insert(&o, &r);
+		} else if (op < 7) {
+			err = tm_cls_delete(cls, id);
+			del_fail += err && err != -ENOENT;
+			if (!err)
+				oracle_delete(&o, id);
+		} else if (op < 8) {
+			gen_rule(&g, family, id, &r);
+			err = tm_cls_replace(cls, &r);
+			if (!err)
+				oracle_replace(&o, &r);
+		} else {
+			gen_key(&g, family, o.n && rng_below(&g, 4) ?
+				&o.r[rng_below(&g, o.n)] : NULL, &k);
+			wrong += !agree(&c, cls, &o, &k);
+			continue;
+		}
+		nomem += err == -ENOMEM;
+	}
+	tm_alloc_fail_every = 0;
+	for (i = 0; i < 5000; i++) {
+		gen_key(&g, family, o.n && rng_below(&g, 4) ?
+			&o.r[rng_below(&g, o.n)] : NULL, &k);
+		wrong += !agree(&c, cls, &o, &k);
+	}
+	tm_cls_stats(cls, &st);
+	check(nomem && !del_fail && !wrong && st.rules == o.n,
+	      "%s %s allocation failures: %lu allocations failed, %lu changes refused with -ENOMEM, %lu failed deletes, %lu wrong lookups",
+	      en, fam, tm_alloc_failed, nomem, del_fail, wrong);
+	tm_cls_destroy(cls);
+	oracle_free(&o);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long ops = 1000000;
+	u64 seed = 1;
+	u8 e, f;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--ops") && i + 1 < argc)
+			ops = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--quick"))
+			ops = 20000;
+		else {
+			fprintf(stderr, "usage: %s [--ops N] [--seed S] [--quick]\n",
+				argv[0]);
+			return 2;
+		}
+	}
+	rcu_register_thread();
+	for (e = 0; e <= TM_ENGINE_MAX; e++)
+		for (f = 0; f < 2; f++)
+			test_directed(e, f ? TM_AF_INET6 : TM_AF_INET);
+	for (e = 0; e <= TM_ENGINE_MAX; e++)
+		for (f = 0; f < 2; f++)
+			test_churn(e, f ? TM_AF_INET6 : TM_AF_INET, ops, seed);
+	for (e = 0; e <= TM_ENGINE_MAX; e++)
+		for (f = 0; f < 2; f++)
+			test_nomem(e, f ? TM_AF_INET6 : TM_AF_INET, seed);
+	rcu_barrier();
+	rcu_unregister_thread();
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the tuplemerge selftests, in the spirit of the kernel's
+# tools/testing/selftests/net/lib.sh: kselftest exit codes, one line per
+# check (log_test), network namespaces that are always cleaned up, and the
+# paths of the module and tmctl handed in by the VM runner.
+
+# shellcheck disable=SC2034 # used by the tests that source this file
+ksft_pass=0
+ksft_fail=1
+ksft_skip=4
+
+# Set by selftests/vm/guest.sh; sensible defaults for running by hand.
+: "${TM_TOP:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+: "${TMCTL:=$TM_TOP/tools/tmctl/tmctl}"
+: "${TM_KO:=}"
+
+RET=0		# result of the checks of the current log_test
+# shellcheck disable=SC2034 # the exit status of the sourcing test
+EXIT_STATUS=0	# result of the whole script
+NS_LIST=()
+
+check_err()
+{
+	local err=$1 msg=$2
+
+	if [ "$RET" -eq 0 ] && [ "$err" -ne 0 ]; then
+		RET=$err
+		retmsg=$msg
+	fi
+}
+
+check_fail()
+{
+	local err=$1 msg=$2
+
+	if [ "$RET" -eq 0 ] && [ "$err" -eq 0 ]; then
+		RET=1
+		retmsg=$msg
+	fi
+}
+
+# log_test DESCRIPTION: report the checks made since the last log_test.
+log_test()
+{
+	local desc=$1
+
+	if [ "$RET" -ne 0 ]; then
+		EXIT_STATUS=$ksft_fail
+		printf "TEST: %-60s [FAIL]\n" "$desc"
+		[ -n "${retmsg:-}" ] && printf "\t%s\n" "$retmsg"
+	else
+		printf "TEST: %-60s [ OK ]\n" "$desc"
+	fi
+	RET=0
+	retmsg=
+}
+
+log_info()
+{
+	echo "INFO: $*"
+}
+
+# expect_eq WHAT GOT WANT: one check comparing two strings.
+expect_eq()
+{
+	if [ "$2" != "$3" ]; then
+		check_err 1 "$1: got '$2', want '$3'"
+	fi
+}
+
+skip()
+{
+	echo "SKIP: $*"
+	exit "$ksft_skip"
+}
+
+require_root()
+{
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+}
+
+require_cmd()
+{
+	local c
+
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip "needs $c"
+	done
+}
+
+# The module is loaded by the VM runner; a test never runs without it.
+require_module()
+{
+	[ -d /sys/module/tuplemerge ] && return 0
+	if [ -n "$TM_KO" ]; then
+		insmod "$TM_KO" || { echo "FAIL: insmod $TM_KO"; exit "$ksft_fail"; }
+		return 0
+	fi
+	skip "tuplemerge module not loaded and TM_KO not set"
+}
+
+# setup_ns VAR...: create one namespace per variable name, with a unique
+# name stored in that variable, loopback up; all removed by cleanup_ns.
+setup_ns()
+{
+	local var name
+
+	for var in "$@"; do
+		name="$var-$(mktemp -u XXXXXX)"
+		ip netns add "$name" || return 1
+		ip -n "$name" link set lo up || return 1
+		NS_LIST+=("$name")
+		printf -v "$var" '%s' "$name"
+	done
+}
+
+cleanup_ns()
+{
+	local ns
+
+	for ns in "${NS_LIST[@]}"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	NS_LIST=()
+}
+
+# Tests that need more cleanup define cleanup() and call cleanup_ns in it.
+cleanup()
+{
+	cleanup_ns
+}
+
+trap 'cleanup' EXIT

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ClassBench rule and trace files: the reader and writer library shared by
+ * tmgen, the tests and the benchmarks.  Rules become struct tm_rule and trace
+ * headers struct tm_key (tm_cls.h), addresses in host byte order.
+ *
+ * Rule line (one rule per line, the first line wins):
+ *
+ *	@SA/len DA/len SPlo : SPhi DPlo : DPhi 0xPROTO/0xMASK [0xFLAGS/0xMASK]
+ *
+ * SA and DA are dotted IPv4 or, as our extension, textual IPv6 prefixes
+ * (both of one family).  A protocol mask of 0xFF is an exact protocol, 0x00
+ * any protocol.  The TCP flags field is optional, checked and ignored.
+ *
+ * Trace line: SA DA SP DP PROTO FLAGS RULE, all decimal, addresses as 32-bit
+ * integers; or, for IPv6, SA and DA as textual IPv6 addresses.
+ *
+ * In both files, blank lines and lines whose first non-blank character is
+ * '#' are skipped; fields are separated by spaces or tabs.
+ */
+#ifndef _CLASSBENCH_H
+#define _CLASSBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/*
+ * glibc's <sys/cdefs.h> defines __always_inline differently from
+ * tm_platform.h; drop glibc's (same meaning) to avoid a redefinition warning.
+ */
+#undef __always_inline
+#include "tm_cls.h"
+
+/*
+ * A growable array of rules.  cb_read_rules() sets, for the rule on line L
+ * (1-based) that is the I-th rule of the file (0-based): id = L,
+ * priority = I, action = L.  A zeroed struct is an empty set.
+ */
+struct cb_ruleset {
+	struct tm_rule *rules;
+	size_t n;		/* rules in use */
+	size_t cap;		/* rules allocated */
+};
+
+/* A growable array of trace headers and, per header, its RULE column. */
+struct cb_trace {
+	struct tm_key *keys;
+	u32 *rule;		/* rule[i]: RULE column of keys[i] */
+	size_t n;
+	size_t cap;
+};
+
+/*
+ * Read a rule or trace file ("-" is stdin) into *out, which must be empty
+ * or zeroed.  Return 0, or -1 with *out empty and a one-line message in err:
+ * "FILE:LINE:COL: what is wrong: 'TOKEN'" for a malformed line (COL is the
+ * 1-based byte offset of TOKEN in the line), "FILE: reason" otherwise.
+ */
+int cb_read_rules(const char *path, struct cb_ruleset *out, char *err,
+		  size_t errlen);
+int cb_read_trace(const char *path, struct cb_trace *out, char *err,
+		  size_t errlen);
+
+/*
+ * Write rules in array order (the reader gives them back with id, priority
+ * and action numbered from the line) or trace headers with their RULE
+ * column (rule may be NULL: all 0).  Return 0, or -1 with errno set on a
+ * write error or a family other than TM_AF_INET and TM_AF_INET6 (EINVAL).
+ */
+int cb_write_rules(FILE *f, const struct tm_rule *rules, size_t n);
+int cb_write_trace(FILE *f, const struct tm_key *keys, const u32 *rule,
+		   size_t n);
+
+/* Append one element, growing the array; 0 or -1 (ENOMEM). */
+int cb_ruleset_push(struct cb_ruleset *rs, const struct tm_rule *r);
+int cb_trace_push(struct cb_trace *t, const struct tm_key *k, u32 rule);
+
+/* Free the arrays and leave the struct empty. */
+void cb_ruleset_free(struct cb_ruleset *rs);
+void cb_trace_free(struct cb_trace *t);
+
+/* Clear the bits of *a past len (32 for IPv4 and 128 for IPv6 keep all). */
+void cb_addr_mask(struct tm_addr *a, u8 family, unsigned int len);
+
+/* Whether the packet header k matches rule r (the reference semantics). */
+bool cb_rule_match(const struct tm_rule *r, const struct tm_key *k);
+
+#endif /* _CLASSBENCH_H */

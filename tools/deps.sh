@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install every build and test dependency of tuplemerge on Debian bookworm.
+# Idempotent: packages already present are left alone, and apt-get update runs
+# only when a package is missing.  Used by `make deps`, `make demo`,
+# `make check` and .ci/run.
+
+set -eu
+
+export DEBIAN_FRONTEND=noninteractive
+
+# Debian's meta packages name the current ABI of each kernel series;
+# resolve them now so that the module is built for the exact kernel the VM
+# runner boots.
+resolve()
+{
+	apt-cache depends "$1" 2>/dev/null |
+		awk '/Depends:/ { print $2; exit }'
+}
+
+pkgs=(
+	build-essential make gcc-12 pkg-config libmnl-dev liburcu-dev
+	clang libclang-rt-14-dev
+	sparse shellcheck linux-source-6.1
+	dkms kmod cpio busybox-static qemu-system-x86
+	iproute2 nftables iptables socat python3 ethtool
+)
+
+missing()
+{
+	local p
+
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || echo "$p"
+	done
+}
+
+updated=0
+update_once()
+{
+	[ "$updated" = 1 ] && return 0
+	apt-get update -qq
+	updated=1
+}
+
+# The header packages need a fresh package list to be resolved at all.
+if [ -z "$(resolve linux-headers-amd64)" ]; then
+	update_once
+fi
+h61=$(resolve linux-headers-amd64)
+h612=$(resolve linux-headers-6.12-amd64)
+if [ -z "$h61" ] || [ -z "$h612" ]; then
+	echo "deps: cannot resolve the 6.1 and 6.12 header packages" \
+	     "(linux-headers-amd64, linux-headers-6.12-amd64)" >&2
+	exit 1
+fi
+pkgs+=("$h61" "$h612")
+
+mapfile -t todo < <(missing "${pkgs[@]}")
+if [ "${#todo[@]}" -eq 0 ]; then
+	echo "deps: all ${#pkgs[@]} packages present"
+	exit 0
+fi
+
+update_once
+echo "deps: installing ${todo[*]}"
+apt-get install -y -qq --no-install-recommends "${todo[@]}"
