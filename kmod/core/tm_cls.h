@@ -80,9 +80,16 @@ enum tm_engine {
 struct tm_params {
 	u8 engine;		/* enum tm_engine */
 	u8 collide;		/* TupleMerge: split a chain longer than this */
+	u8 gap;			/* TupleMerge: see tm_tuple_relaxed() */
+	u8 hash;		/* TupleMerge: TM_HASH_* new tables may hash */
 	u16 max_tables;		/* per family; 0: no limit.  -ENOSPC past it */
 	u32 max_rules;		/* 0: no limit.  -ENOSPC past it */
 };
+
+/* Fields a new TupleMerge table hashes when its first rule is exact there. */
+#define TM_HASH_SPORT	0x01
+#define TM_HASH_DPORT	0x02
+#define TM_HASH_PROTO	0x04
 
 /* Counters of a classifier (tm_cls_stats()). */
 struct tm_stats {
@@ -137,6 +144,22 @@ const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 int tm_cls_for_each(const struct tm_cls *cls,
 		    int (*fn)(const struct tm_rule *r, void *arg), void *arg);
 void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st);
+
+/* One hash table of a tuple engine, as tm_cls_tables() reports it. */
+struct tm_table_info {
+	u8 family;
+	u8 src_len, dst_len;	/* prefix bits hashed */
+	u8 sport, dport, proto;	/* 1: hashed exactly */
+	u32 rules;
+	u32 buckets;		/* occupied slots */
+	u32 slots;
+	u32 best_priority;	/* of the best rule held */
+};
+
+/* Call @fn on every table, in lookup order, until it returns non-0. */
+int tm_cls_tables(const struct tm_cls *cls,
+		  int (*fn)(const struct tm_table_info *ti, void *arg),
+		  void *arg);
 /* Verify internal invariants; returns 0 or -EUCLEAN naming the failure. */
 int tm_cls_verify(const struct tm_cls *cls, const char **why);
 

@@ -71,6 +71,9 @@ const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
 				       const struct tm_key *key, u32 *probes);
 void tm_tuple_destroy(struct tm_fam *f);
 void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st);
+int tm_tuple_tables(const struct tm_fam *f,
+		    int (*fn)(const struct tm_table_info *ti, void *arg),
+		    void *arg);
 int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 		    const char **why);
 

@@ -12,6 +12,7 @@
 
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/prefetch.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -28,6 +29,7 @@
 /* Free @p, allocated by tm_alloc() or tm_valloc(), after a grace period. */
 #define tm_free_rcu(p, field)	kvfree_rcu(p, field)
 #define tm_random_u32()		get_random_u32()
+#define tm_prefetch(p)		prefetch(p)
 
 #else /* userspace */
 
@@ -37,6 +39,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+/* Inline read-side primitives, as in the kernel (not a call each). */
+#define _LGPL_SOURCE
 #include <urcu.h>
 
 typedef uint8_t u8;
@@ -70,6 +74,7 @@ void *tm_test_alloc(size_t size, bool zero);
 #endif
 #define rcu_dereference_protected(p, c)	(p)
 #define RCU_INIT_POINTER(p, v)	((p) = (v))
+#define tm_prefetch(p)		__builtin_prefetch(p)
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)

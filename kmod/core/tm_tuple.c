@@ -144,41 +144,49 @@ struct tm_node {
 	u8 ent[];		/* n entries of tm_ent_size(nw) bytes */
 };
 
-/*
- * A hash table: cap = mask + 1 slots, an array of bucket pointers then an
- * array of hashes.  Hash 0 marks a free slot.
- */
+/* A slot of a hash table: one 16-byte load tells hit, miss or go on. */
+struct tm_slot {
+	u32 hash;		/* 0: free */
+	u32 pad;
+	struct tm_node __rcu *node;	/* NULL: emptied, hash kept */
+};
+
+/* A hash table: mask + 1 slots. */
 struct tm_htab {
 	struct rcu_head rcu;	/* first: see tm_free_rcu() */
 	u32 mask;
 	u32 used;		/* slots with a hash */
 	u32 live;		/* slots with a bucket */
-	u32 pad;
-	struct tm_node __rcu *nodes[];
+	u32 shift;		/* 32 - log2(slots): hash >> shift is a slot */
+	struct tm_slot slot[];
 };
 
-static inline u32 *tm_htab_hashes(const struct tm_htab *h)
-{
-	return (u32 *)&h->nodes[h->mask + 1];
-}
-
+/* A table, as the writer sees it.  Lookups use its copy in the list. */
 struct tm_ttab {
 	struct rcu_head rcu;	/* first: see tm_free_rcu() */
-	/* read by lookups */
-	struct tm_htab __rcu *htab;
+	struct tm_htab *htab;
 	u32 smask[4], dmask[4];
 	u32 pmask;		/* source port mask << 16 | dest port mask */
 	u32 prmask;
-	/* writer only */
 	struct tm_tuple tu;
 	u32 nrules;
 	u64 best;		/* best rank held; U64_MAX when empty */
 	struct tm_rrec *rules;	/* the table's rules */
 };
 
+/*
+ * A table as lookups see it: everything a probe needs in the one list
+ * entry, so that a probe touches the list, one slot and (on a hit) one
+ * bucket.  IPv6 masks are made from the lengths.
+ */
 struct tm_tle {
 	u64 best;		/* never worse than tab->best */
-	struct tm_ttab *tab;
+	const struct tm_slot *slot;
+	u32 hmask;		/* slots - 1 */
+	u32 smask, dmask;	/* first word (IPv4) */
+	u32 pmask;
+	u8 prmask, slen, dlen, hshift;	/* hshift: 32 - log2(slots) */
+	struct tm_ttab *tab;	/* writer */
 };
 
 struct tm_tlist {
@@ -223,50 +231,61 @@ static bool tm_dport_exact(const struct tm_rule *r)
 	return r->dport_lo == r->dport_hi;
 }
 
-/* Hashing: multiply and fold, 64 bits at a time. */
-
+/*
+ * Hashing: a sum of 64-bit products (multiplicative hashing), whose high
+ * bits depend on every input bit.  The hash is the top 32 bits, and a hash
+ * table of 2^k slots indexes with the top k bits of the hash.
+ */
 #define TM_K1	0x9e3779b97f4a7c15ULL
 #define TM_K2	0xc2b2ae3d27d4eb4fULL
-
-static __always_inline u64 tm_mix(u64 x, u64 w)
-{
-	x = (x ^ w) * TM_K1;
-	return x ^ (x >> 29);
-}
+#define TM_K3	0x165667b19e3779f9ULL
+#define TM_K4	0xd6e8feb86659fd93ULL
+#define TM_K5	0xff51afd7ed558ccdULL
 
 /* Hash of address words and ports/protocol, already masked.  Never 0. */
 static __always_inline u32 tm_hash(const u32 *s, const u32 *d, u32 ports,
 				   u32 proto, u32 seed, const unsigned int nw)
 {
-	u64 x = seed;
-	unsigned int i;
+	u64 x;
 
-	for (i = 0; i < nw; i += 2) {
-		if (nw == 1) {
-			x = tm_mix(x, (u64)s[0] << 32 | d[0]);
-		} else {
-			x = tm_mix(x, (u64)s[i] << 32 | s[i + 1]);
-			x = tm_mix(x, (u64)d[i] << 32 | d[i + 1]);
-		}
-	}
-	x = (x ^ ((u64)ports << 8 | proto)) * TM_K2;
-	x ^= x >> 32;
-	return (u32)x ?: 1;
+	if (nw == 1)
+		x = (((u64)s[0] << 32 | d[0]) ^ seed) * TM_K1;
+	else
+		x = (((u64)s[0] << 32 | s[1]) ^ seed) * TM_K1 +
+		    ((u64)s[2] << 32 | s[3]) * TM_K3 +
+		    ((u64)d[0] << 32 | d[1]) * TM_K4 +
+		    ((u64)d[2] << 32 | d[3]) * TM_K5;
+	x += ((u64)ports << 8 | proto) * TM_K2;
+	return (u32)(x >> 32) ?: 1;
 }
 
-static __always_inline u32 tm_hash_key(const struct tm_ttab *t,
+/* Word @i of a prefix mask of @len bits, branch-free. */
+static __always_inline u32 tm_mask_fast(unsigned int len, unsigned int i)
+{
+	int bits = (int)len - 32 * (int)i;
+
+	bits = bits < 0 ? 0 : bits > 32 ? 32 : bits;
+	return (u32)(~0ULL << (32 - bits));
+}
+
+static __always_inline u32 tm_hash_key(const struct tm_tle *e,
 				       const struct tm_key *k, u32 seed,
 				       const unsigned int nw)
 {
 	u32 s[4], d[4];
 	unsigned int i;
 
-	for (i = 0; i < nw; i++) {
-		s[i] = k->src.w[i] & t->smask[i];
-		d[i] = k->dst.w[i] & t->dmask[i];
+	if (nw == 1) {
+		s[0] = k->src.w[0] & e->smask;
+		d[0] = k->dst.w[0] & e->dmask;
+	} else {
+		for (i = 0; i < nw; i++) {
+			s[i] = k->src.w[i] & tm_mask_fast(e->slen, i);
+			d[i] = k->dst.w[i] & tm_mask_fast(e->dlen, i);
+		}
 	}
-	return tm_hash(s, d, ((u32)k->sport << 16 | k->dport) & t->pmask,
-		       k->proto & t->prmask, seed, nw);
+	return tm_hash(s, d, ((u32)k->sport << 16 | k->dport) & e->pmask,
+		       k->proto & e->prmask, seed, nw);
 }
 
 /* The hash of a rule in table @t: that of every packet it matches. */
@@ -306,19 +325,18 @@ static __always_inline bool tm_ent_matches(const struct tm_ent *e,
 }
 
 static __always_inline const struct tm_node *
-tm_htab_find(const struct tm_htab *h, u32 hash)
+tm_slot_find(const struct tm_slot *slot, u32 mask, u8 shift, u32 hash)
 {
-	const u32 *hashes = tm_htab_hashes(h);
-	u32 i = hash & h->mask;
+	u32 i = hash >> shift;
 
 	for (;;) {
-		u32 x = smp_load_acquire(&hashes[i]);
+		u32 x = smp_load_acquire(&slot[i].hash);
 
 		if (x == hash)
-			return rcu_dereference(h->nodes[i]);
+			return rcu_dereference(slot[i].node);
 		if (!x)
 			return NULL;
-		i = (i + 1) & h->mask;
+		i = (i + 1) & mask;
 	}
 }
 
@@ -329,30 +347,38 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 	const struct tm_tlist *tl = rcu_dereference(f->tlist);
 	const struct tm_rule *best = NULL;
 	u64 best_rank = TM_RANK_NONE;
-	u32 i, j, seed = f->seed;
+	u32 i, j, hash, next, seed = f->seed;
 
-	if (!tl)
+	if (!tl || !tl->n)
 		return NULL;
+	next = tm_hash_key(&tl->e[0], k, seed, nw);
 	for (i = 0; i < tl->n; i++) {
-		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_tle *e = &tl->e[i];
 		const struct tm_node *node;
 
-		if (tl->e[i].best >= best_rank)
+		if (e->best >= best_rank)
 			break;
 		if (probes)
 			(*probes)++;
-		node = tm_htab_find(rcu_dereference(t->htab),
-				    tm_hash_key(t, k, seed, nw));
+		/* Start fetching the next table's slot while probing this one. */
+		hash = next;
+		if (i + 1 < tl->n) {
+			const struct tm_tle *n = e + 1;
+
+			next = tm_hash_key(n, k, seed, nw);
+			tm_prefetch(&n->slot[next >> n->hshift]);
+		}
+		node = tm_slot_find(e->slot, e->hmask, e->hshift, hash);
 		if (!node)
 			continue;
 		for (j = 0; j < node->n; j++) {
-			const struct tm_ent *e = tm_node_ent(node, j, nw);
+			const struct tm_ent *ent = tm_node_ent(node, j, nw);
 
-			if (e->rank >= best_rank)
+			if (ent->rank >= best_rank)
 				break;
-			if (tm_ent_matches(e, k, nw)) {
-				best_rank = e->rank;
-				best = e->rule;
+			if (tm_ent_matches(ent, k, nw)) {
+				best_rank = ent->rank;
+				best = ent->rule;
 				break;
 			}
 		}
@@ -381,12 +407,12 @@ static struct tm_tlist *tm_tlist_get(const struct tm_fam *f)
 
 static struct tm_htab *tm_htab_get(const struct tm_ttab *t)
 {
-	return rcu_dereference_protected(t->htab, 1);
+	return t->htab;
 }
 
 static struct tm_node *tm_slot_node(const struct tm_htab *h, u32 i)
 {
-	return rcu_dereference_protected(h->nodes[i], 1);
+	return rcu_dereference_protected(h->slot[i].node, 1);
 }
 
 static void tm_ent_fill(struct tm_ent *e, const struct tm_rule *r,
@@ -464,19 +490,24 @@ static struct tm_htab *tm_htab_alloc(u32 cap)
 {
 	struct tm_htab *h;
 
-	h = tm_vzalloc(sizeof(*h) + cap * (sizeof(h->nodes[0]) + sizeof(u32)));
-	if (h)
+	h = tm_vzalloc(sizeof(*h) + cap * sizeof(h->slot[0]));
+	if (h) {
 		h->mask = cap - 1;
+		h->shift = 32;
+		while (cap > 1) {
+			cap >>= 1;
+			h->shift--;
+		}
+	}
 	return h;
 }
 
 /* Slot of @hash in @h, or the free slot where it would go. */
 static u32 tm_htab_slot(const struct tm_htab *h, u32 hash)
 {
-	const u32 *hashes = tm_htab_hashes(h);
-	u32 i = hash & h->mask;
+	u32 i = hash >> h->shift;
 
-	while (hashes[i] && hashes[i] != hash)
+	while (h->slot[i].hash && h->slot[i].hash != hash)
 		i = (i + 1) & h->mask;
 	return i;
 }
@@ -484,8 +515,6 @@ static u32 tm_htab_slot(const struct tm_htab *h, u32 hash)
 /* Fill a new, unpublished @h with the live slots of @old. */
 static void tm_htab_copy(struct tm_htab *h, const struct tm_htab *old)
 {
-	const u32 *ohash = tm_htab_hashes(old);
-	u32 *hashes = tm_htab_hashes(h);
 	u32 i, j;
 
 	for (i = 0; i <= old->mask; i++) {
@@ -493,9 +522,9 @@ static void tm_htab_copy(struct tm_htab *h, const struct tm_htab *old)
 
 		if (!node)
 			continue;
-		j = tm_htab_slot(h, ohash[i]);
-		hashes[j] = ohash[i];
-		RCU_INIT_POINTER(h->nodes[j], node);
+		j = tm_htab_slot(h, old->slot[i].hash);
+		h->slot[j].hash = old->slot[i].hash;
+		RCU_INIT_POINTER(h->slot[j].node, node);
 		h->used++;
 		h->live++;
 	}
@@ -543,7 +572,7 @@ static struct tm_ttab *tm_table_alloc(const struct tm_tuple *tu,
 
 static void tm_table_free(struct tm_ttab *t)
 {
-	tm_vfree(tm_htab_get(t));
+	tm_vfree(t->htab);
 	tm_free(t);
 }
 
@@ -570,6 +599,15 @@ static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
 			continue;
 		e.tab = t;
 		e.best = t->best;
+		e.slot = t->htab->slot;
+		e.hmask = t->htab->mask;
+		e.hshift = t->htab->shift;
+		e.smask = t->smask[0];
+		e.dmask = t->dmask[0];
+		e.pmask = t->pmask;
+		e.prmask = t->prmask;
+		e.slen = t->tu.slen;
+		e.dlen = t->tu.dlen;
 		for (j = n++; j > 0 && tl->e[j - 1].best > e.best; j--)
 			tl->e[j] = tl->e[j - 1];
 		tl->e[j] = e;
@@ -622,12 +660,16 @@ static unsigned int tm_relax_len(unsigned int len, unsigned int nw)
 	return len;
 }
 
-static void tm_tuple_relaxed(const struct tm_rule *r, unsigned int nw,
+static void tm_tuple_relaxed(const struct tm_params *p,
+			     const struct tm_rule *r, unsigned int nw,
 			     struct tm_tuple *tu)
 {
-	unsigned int gap = nw == 1 ? 4 : 16;
+	unsigned int gap = p->gap;
 
 	tm_tuple_exact(r, tu);
+	tu->sp &= !!(p->hash & TM_HASH_SPORT);
+	tu->dp &= !!(p->hash & TM_HASH_DPORT);
+	tu->pr &= !!(p->hash & TM_HASH_PROTO);
 	tu->slen = tm_relax_len(r->src_len, nw);
 	tu->dlen = tm_relax_len(r->dst_len, nw);
 	if (tu->slen > tu->dlen + gap)
@@ -701,29 +743,28 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl);
 static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 			struct tm_rrec *rr, u32 *chain)
 {
-	struct tm_htab *h = tm_htab_get(t), *nh = NULL;
+	struct tm_htab *h = t->htab, *nh = NULL;
 	u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
-	u64 rank = tm_rank(&rr->rule);
-	struct tm_node *old = NULL, *node;
-	struct tm_tlist *tl = NULL;
+	u64 rank = tm_rank(&rr->rule), old_best = t->best;
 	u32 slot = tm_htab_slot(h, hash);
-	u64 old_best = t->best;
+	struct tm_node *old = tm_slot_node(h, slot), *node;
+	struct tm_tlist *tl = NULL;
 	bool nomem;
 
-	if (tm_htab_hashes(h)[slot])
-		old = tm_slot_node(h, slot);
 	node = tm_node_rebuild(old, &rr->rule, NULL, f->nw, &nomem);
 	if (!node)
 		return -ENOMEM;
 	/* Grow (or clean) when the table would be more than half used. */
-	if (!tm_htab_hashes(h)[slot] && 2 * (h->used + 1) > h->mask + 1) {
+	if (!h->slot[slot].hash && 2 * (h->used + 1) > h->mask + 1) {
 		nh = tm_htab_alloc(tm_htab_cap(h->live + 1));
 		if (!nh)
 			goto nomem;
+		t->htab = nh;
 	}
-	if (rank < t->best) {
-		/* A better bound, or a new table: a new list (sorted by it). */
+	/* A new table, bound or hash table: lookups need a new list. */
+	if (rank < t->best)
 		t->best = rank;
+	if (fresh || nh || t->best != old_best) {
 		tl = tm_tlist_build(f, t, fresh);
 		if (!tl)
 			goto nomem;
@@ -733,28 +774,25 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	if (nh) {
 		tm_htab_copy(nh, h);
 		slot = tm_htab_slot(nh, hash);
-		tm_htab_hashes(nh)[slot] = hash;
-		RCU_INIT_POINTER(nh->nodes[slot], node);
+		nh->slot[slot].hash = hash;
+		RCU_INIT_POINTER(nh->slot[slot].node, node);
 		nh->used++;
 		nh->live++;
-		rcu_assign_pointer(t->htab, nh);
-		if (fresh)
-			tm_vfree(h);
-		else
-			tm_free_rcu(h, rcu);
 	} else {
-		rcu_assign_pointer(h->nodes[slot], node);
-		if (!tm_htab_hashes(h)[slot]) {
-			smp_store_release(&tm_htab_hashes(h)[slot], hash);
+		rcu_assign_pointer(h->slot[slot].node, node);
+		if (!h->slot[slot].hash) {
+			smp_store_release(&h->slot[slot].hash, hash);
 			h->used++;
 		}
 		if (!old)
 			h->live++;
 	}
-	if (old)
-		tm_free_rcu(old, rcu);
 	if (tl)
 		tm_tlist_swap(f, tl);
+	if (nh)
+		tm_free_rcu(h, rcu);
+	if (old)
+		tm_free_rcu(old, rcu);
 	if (fresh)
 		f->tables++;
 	*chain = node->live;
@@ -762,9 +800,9 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 
 nomem:
 	t->best = old_best;
+	t->htab = h;
 	tm_free(node);
 	tm_vfree(nh);
-	tm_free(tl);
 	return -ENOMEM;
 }
 
@@ -832,7 +870,7 @@ static void tm_table_drop(struct tm_fam *f, struct tm_ttab *t,
 		}
 		return;
 	}
-	rcu_assign_pointer(h->nodes[slot], node);
+	rcu_assign_pointer(h->slot[slot].node, node);
 	if (!node)
 		h->live--;
 	tm_free_rcu(old, rcu);
@@ -854,11 +892,14 @@ static u64 tm_table_best(const struct tm_ttab *t)
  * left.  Best effort: without memory the list keeps an empty table or a
  * bound that is too good, both harmless, until the next list change.
  */
-static void tm_table_settle(struct tm_fam *f, struct tm_ttab *t)
+static void tm_table_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 {
 	struct tm_tlist *tl;
-	u64 best = tm_table_best(t);
+	u64 best;
 
+	if (gone != t->best)
+		return;
+	best = tm_table_best(t);
 	if (best == t->best)
 		return;
 	t->best = best;
@@ -874,7 +915,7 @@ void tm_tuple_remove(struct tm_cls *cls, struct tm_fam *f,
 
 	tm_table_drop(f, t, &rr->rule);
 	tm_table_unlink(t, rr);
-	tm_table_settle(f, t);
+	tm_table_settle(f, t, tm_rank(&rr->rule));
 }
 
 /* A way to split a bucket, and what it would leave. */
@@ -965,6 +1006,7 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 {
 	struct tm_ttab *dst = tm_find_tuple(f, tu);
 	const struct tm_rule *overflow = NULL;
+	u64 moved_best = TM_RANK_NONE;
 	bool fresh = !dst;
 	u32 i, chain;
 
@@ -985,6 +1027,8 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		fresh = false;
 		tm_table_unlink(t, rr);
 		tm_table_link(dst, rr);
+		if (tm_rank(&rr->rule) < moved_best)
+			moved_best = tm_rank(&rr->rule);
 		tm_table_drop(f, t, &rr->rule);
 		if (chain > cls->p.collide)
 			overflow = &rr->rule;
@@ -994,7 +1038,7 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		return;
 	}
 	cls->splits++;
-	tm_table_settle(f, t);
+	tm_table_settle(f, t, moved_best);
 	if (overflow && depth < TM_SPLIT_DEPTH)
 		tm_split(cls, f, dst, overflow, depth + 1);
 }
@@ -1040,7 +1084,7 @@ int tm_tuple_insert(struct tm_cls *cls, struct tm_fam *f,
 	} else {
 		t = tm_choose(f, &rr->rule);
 		if (!t)
-			tm_tuple_relaxed(&rr->rule, f->nw, &tu);
+			tm_tuple_relaxed(&cls->p, &rr->rule, f->nw, &tu);
 	}
 	if (!t) {
 		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
@@ -1091,7 +1135,7 @@ void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
 
 		st->tables++;
 		st->bytes += sizeof(*t) + sizeof(*h) +
-			     (h->mask + 1) * (sizeof(h->nodes[0]) + 4);
+			     (h->mask + 1) * sizeof(h->slot[0]);
 		for (j = 0; j <= h->mask; j++) {
 			const struct tm_node *node = tm_slot_node(h, j);
 
@@ -1105,6 +1149,36 @@ void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
 	}
 }
 
+int tm_tuple_tables(const struct tm_fam *f,
+		    int (*fn)(const struct tm_table_info *ti, void *arg),
+		    void *arg)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+	struct tm_table_info ti;
+	u32 i;
+	int ret;
+
+	for (i = 0; tl && i < tl->n; i++) {
+		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_htab *h = tm_htab_get(t);
+
+		ti.family = f->family;
+		ti.src_len = t->tu.slen;
+		ti.dst_len = t->tu.dlen;
+		ti.sport = t->tu.sp;
+		ti.dport = t->tu.dp;
+		ti.proto = t->tu.pr;
+		ti.rules = t->nrules;
+		ti.buckets = h->live;
+		ti.slots = h->mask + 1;
+		ti.best_priority = t->best >> 32;
+		ret = fn(&ti, arg);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int tm_fail(const char **why, const char *what)
 {
 	*why = what;
@@ -1116,13 +1190,13 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 			   const char **why)
 {
 	const struct tm_htab *h = tm_htab_get(t);
-	const u32 *hashes = tm_htab_hashes(h);
 	u32 i, j, n = 0, used = 0, live = 0, entries = 0;
 	const struct tm_rrec *rr;
 
 	for (rr = t->rules; rr; rr = rr->tab_next) {
 		u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
-		const struct tm_node *node = tm_htab_find(h, hash);
+		const struct tm_node *node = tm_slot_find(h->slot, h->mask,
+							  h->shift, hash);
 		bool found = false;
 
 		n++;
@@ -1145,10 +1219,10 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 		const struct tm_node *node = tm_slot_node(h, i);
 		u32 k = 0;
 
-		used += !!hashes[i];
+		used += !!h->slot[i].hash;
 		if (!node)
 			continue;
-		if (!hashes[i])
+		if (!h->slot[i].hash)
 			return tm_fail(why, "bucket in a free slot");
 		live++;
 		for (j = 0; j < node->n; j++) {
@@ -1189,6 +1263,15 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 			return tm_fail(why, "table list not sorted by bound");
 		if (tl->e[i].best > t->best)
 			return tm_fail(why, "table bound in the list too weak");
+		if (tl->e[i].slot != t->htab->slot ||
+		    tl->e[i].hmask != t->htab->mask ||
+		    tl->e[i].hshift != t->htab->shift ||
+		    tl->e[i].smask != t->smask[0] ||
+		    tl->e[i].dmask != t->dmask[0] ||
+		    tl->e[i].pmask != t->pmask ||
+		    tl->e[i].prmask != t->prmask ||
+		    tl->e[i].slen != t->tu.slen || tl->e[i].dlen != t->tu.dlen)
+			return tm_fail(why, "list entry differs from its table");
 		for (j = 0; j < i; j++)
 			if (cls->p.engine == TM_ENGINE_TSS &&
 			    tm_tuple_eq(&tl->e[j].tab->tu, &t->tu))

@@ -26,11 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/*
- * glibc's <sys/cdefs.h> defines __always_inline differently from
- * tm_platform.h; drop glibc's (same meaning) to avoid a redefinition warning.
- */
-#undef __always_inline
 #include "tm_cls.h"
 
 /*

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tmbench: benchmark of the classification engines on a ClassBench-format
+ * rule file and trace.
+ *
+ *	tmbench [-e ENGINES] [-c COLLIDE] [-r REPEAT] [-j JSON] [-t] RULES [TRACE]
+ *
+ * For each engine (default: tuplemerge,tss,linear): build time, ns per
+ * lookup and Mpps on the trace as given (ClassBench locality) and on the
+ * same headers shuffled, insert and delete cost measured by deleting and
+ * re-inserting the whole set in random order, bytes per rule, tables and
+ * average tables probed.  Lookups are checked against the linear engine on
+ * a sample, before and after the churn.  Without TRACE, one is made by
+ * drawing a random header inside each rule, shuffled.  -t lists the tables
+ * of the tuple engines.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "classbench.h"
+
+#define SAMPLE_MAX	20000	/* lookups checked against the linear engine */
+#define LINEAR_MAX	50000	/* lookups timed for the linear engine */
+
+static const char * const engine_names[] = {
+	[TM_ENGINE_TUPLEMERGE] = "tuplemerge",
+	[TM_ENGINE_TSS] = "tss",
+	[TM_ENGINE_LINEAR] = "linear",
+};
+
+struct result {
+	const char *engine;
+	double build_ms, ns_trace, ns_shuffled, us_insert, us_delete;
+	double probes, bytes_per_rule;
+	u32 tables, max_chain, splits, rules;
+	unsigned long checked, wrong;
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static u64 rng_state = 0x243f6a8885a308d3ULL;
+
+static u64 rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static void shuffle(void *base, size_t n, size_t size)
+{
+	char tmp[sizeof(struct tm_rule) > sizeof(struct tm_key) ?
+		 sizeof(struct tm_rule) : sizeof(struct tm_key)];
+	char *a = base;
+	size_t i, j;
+
+	for (i = n; i > 1; i--) {
+		j = rng() % i;
+		memcpy(tmp, a + (i - 1) * size, size);
+		memcpy(a + (i - 1) * size, a + j * size, size);
+		memcpy(a + j * size, tmp, size);
+	}
+}
+
+static void die(const char *msg)
+{
+	fprintf(stderr, "tmbench: %s\n", msg);
+	exit(1);
+}
+
+static struct tm_cls *build(u8 engine, u8 collide, const struct tm_rule *r,
+			    size_t n)
+{
+	struct tm_params p;
+	struct tm_cls *cls;
+	char msg[128];
+	size_t i;
+	int err;
+
+	tm_params_default(&p);
+	p.engine = engine;
+	if (collide)
+		p.collide = collide;
+	cls = tm_cls_create(&p);
+	if (!cls)
+		die("cannot create a classifier (bad parameters?)");
+	for (i = 0; i < n; i++) {
+		err = tm_cls_insert(cls, &r[i]);
+		if (err) {
+			snprintf(msg, sizeof(msg), "insert of rule id %u: %s",
+				 r[i].id, strerror(-err));
+			die(msg);
+		}
+	}
+	return cls;
+}
+
+/* Average ns per lookup over @n keys, @repeat passes. */
+static double time_lookups(const struct tm_cls *cls, const struct tm_key *k,
+			   size_t n, int repeat, u64 *sum)
+{
+	double t0, t1;
+	size_t i;
+	int rep;
+
+	t0 = now_ns();
+	for (rep = 0; rep < repeat; rep++) {
+		for (i = 0; i < n; i++) {
+			const struct tm_rule *r;
+
+			if (!(i & 1023))
+				rcu_read_lock();
+			r = tm_cls_lookup(cls, &k[i]);
+			*sum += r ? r->id : 0;
+			if ((i & 1023) == 1023 || i == n - 1)
+				rcu_read_unlock();
+		}
+	}
+	t1 = now_ns();
+	return (t1 - t0) / ((double)n * repeat);
+}
+
+static void check_sample(const struct tm_cls *cls, const struct tm_cls *ref,
+			 const struct tm_key *k, size_t n, struct result *res)
+{
+	size_t i, step = n > SAMPLE_MAX ? n / SAMPLE_MAX : 1;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i += step) {
+		const struct tm_rule *a = tm_cls_lookup(cls, &k[i]);
+		const struct tm_rule *b = tm_cls_lookup(ref, &k[i]);
+
+		res->checked++;
+		if ((a ? a->id : 0) != (b ? b->id : 0))
+			res->wrong++;
+	}
+	rcu_read_unlock();
+}
+
+static double avg_probes(const struct tm_cls *cls, const struct tm_key *k,
+			 size_t n)
+{
+	size_t i, step = n > 100000 ? n / 100000 : 1, m = 0;
+	u64 total = 0;
+	u32 p;
+
+	rcu_read_lock();
+	for (i = 0; i < n; i += step, m++) {
+		tm_cls_lookup_probes(cls, &k[i], &p);
+		total += p;
+	}
+	rcu_read_unlock();
+	return m ? (double)total / m : 0;
+}
+
+/* Delete every rule, then insert them all again, both in random order. */
+static void churn(struct tm_cls *cls, const struct tm_rule *rules, size_t n,
+		  struct result *res)
+{
+	struct tm_rule *order = malloc(n * sizeof(*order));
+	double t0;
+	size_t i;
+
+	if (!order)
+		die("out of memory");
+	memcpy(order, rules, n * sizeof(*order));
+	shuffle(order, n, sizeof(*order));
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (tm_cls_delete(cls, order[i].id))
+			die("churn: delete failed");
+	res->us_delete = (now_ns() - t0) / n / 1e3;
+	shuffle(order, n, sizeof(*order));
+	t0 = now_ns();
+	for (i = 0; i < n; i++)
+		if (tm_cls_insert(cls, &order[i]))
+			die("churn: insert failed");
+	res->us_insert = (now_ns() - t0) / n / 1e3;
+	free(order);
+}
+
+static int print_table(const struct tm_table_info *ti, void *arg)
+{
+	printf("  table ipv%c src/%-3u dst/%-3u sport %-5s dport %-5s proto %-5s rules %6u buckets %6u slots %6u best prio %u\n",
+	       ti->family == TM_AF_INET ? '4' : '6', ti->src_len, ti->dst_len,
+	       ti->sport ? "exact" : "-", ti->dport ? "exact" : "-",
+	       ti->proto ? "exact" : "-", ti->rules, ti->buckets, ti->slots,
+	       ti->best_priority);
+	return 0;
+}
+
+static bool show_tables;
+
+static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
+		       const struct tm_key *trace, const struct tm_key *shuf,
+		       size_t n, int repeat, const struct tm_cls *ref,
+		       struct result *res)
+{
+	size_t nt = engine == TM_ENGINE_LINEAR && n > LINEAR_MAX ?
+		    LINEAR_MAX : n;
+	struct tm_cls *cls;
+	struct tm_stats st;
+	u64 sum = 0;
+	double t0;
+
+	memset(res, 0, sizeof(*res));
+	res->engine = engine_names[engine];
+	t0 = now_ns();
+	cls = build(engine, collide, rs->rules, rs->n);
+	res->build_ms = (now_ns() - t0) / 1e6;
+	if (ref)
+		check_sample(cls, ref, trace, n, res);
+	/* Warm up, then time. */
+	time_lookups(cls, trace, nt, 1, &sum);
+	res->ns_trace = time_lookups(cls, trace, nt, repeat, &sum);
+	res->ns_shuffled = time_lookups(cls, shuf, nt, repeat, &sum);
+	res->probes = avg_probes(cls, trace, nt);
+	if (show_tables)
+		tm_cls_tables(cls, print_table, NULL);
+	tm_cls_stats(cls, &st);
+	res->tables = st.tables;
+	res->max_chain = st.max_chain;
+	res->rules = st.rules;
+	res->bytes_per_rule = st.rules ? (double)st.bytes / st.rules : 0;
+	if (engine != TM_ENGINE_LINEAR || rs->n <= 20000)
+		churn(cls, rs->rules, rs->n, res);
+	tm_cls_stats(cls, &st);
+	res->splits = st.splits;
+	if (ref)
+		check_sample(cls, ref, shuf, n, res);
+	tm_cls_destroy(cls);
+	if (sum == 42)
+		putchar(' ');	/* keep the lookups */
+}
+
+/* No trace given: one header inside each rule, in random order. */
+static void make_trace(const struct cb_ruleset *rs, struct cb_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n; i++) {
+		const struct tm_rule *r = &rs->rules[i];
+		unsigned int bits = r->family == TM_AF_INET ? 32 : 128, w;
+		struct tm_key k = { .family = r->family };
+
+		k.src = r->src;
+		k.dst = r->dst;
+		for (w = 0; w < bits / 32; w++) {
+			unsigned int sl = r->src_len, dl = r->dst_len;
+			u32 sm = sl >= 32 * (w + 1) ? ~0u : sl <= 32 * w ? 0 :
+				 ~0u << (32 - (sl - 32 * w));
+			u32 dm = dl >= 32 * (w + 1) ? ~0u : dl <= 32 * w ? 0 :
+				 ~0u << (32 - (dl - 32 * w));
+
+			k.src.w[w] |= (u32)rng() & ~sm;
+			k.dst.w[w] |= (u32)rng() & ~dm;
+		}
+		k.sport = r->sport_lo + rng() % (r->sport_hi - r->sport_lo + 1);
+		k.dport = r->dport_lo + rng() % (r->dport_hi - r->dport_lo + 1);
+		k.proto = r->proto_any ? (u8)rng() : r->proto;
+		if (cb_trace_push(t, &k, r->id))
+			die("out of memory");
+	}
+	shuffle(t->keys, t->n, sizeof(t->keys[0]));
+}
+
+static void print_json(FILE *f, const char *rules, const char *trace,
+		       size_t nrules, size_t npkts, const struct result *res,
+		       int nres)
+{
+	int i;
+
+	fprintf(f, "{\"rules_file\":\"%s\",\"trace_file\":\"%s\",\"rules\":%zu,\"packets\":%zu,\"engines\":[",
+		rules, trace ? trace : "", nrules, npkts);
+	for (i = 0; i < nres; i++) {
+		const struct result *r = &res[i];
+
+		fprintf(f, "%s{\"engine\":\"%s\",\"build_ms\":%.2f,\"ns_per_lookup\":%.1f,\"mpps\":%.2f,\"ns_per_lookup_shuffled\":%.1f,\"mpps_shuffled\":%.2f,\"us_insert\":%.3f,\"us_delete\":%.3f,\"bytes_per_rule\":%.1f,\"tables\":%u,\"avg_probes\":%.2f,\"max_chain\":%u,\"splits\":%u,\"checked\":%lu,\"wrong\":%lu}",
+			i ? "," : "", r->engine, r->build_ms, r->ns_trace,
+			1e3 / r->ns_trace, r->ns_shuffled, 1e3 / r->ns_shuffled,
+			r->us_insert, r->us_delete, r->bytes_per_rule,
+			r->tables, r->probes, r->max_chain, r->splits,
+			r->checked, r->wrong);
+	}
+	fprintf(f, "]}\n");
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: tmbench [-e tuplemerge,tss,linear] [-c COLLIDE] [-r REPEAT] [-j FILE] [-t] RULES [TRACE]\n");
+	exit(1);
+}
+
+static int parse_engines(char *arg, u8 *eng)
+{
+	int n = 0;
+	char *tok;
+	u8 e;
+
+	for (tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
+		for (e = 0; e <= TM_ENGINE_MAX; e++)
+			if (!strcmp(tok, engine_names[e]))
+				break;
+		if (e > TM_ENGINE_MAX || n > TM_ENGINE_MAX) {
+			fprintf(stderr, "tmbench: unknown engine '%s'\n", tok);
+			exit(1);
+		}
+		eng[n++] = e;
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	u8 eng[TM_ENGINE_MAX + 1] = { TM_ENGINE_TUPLEMERGE, TM_ENGINE_TSS,
+				      TM_ENGINE_LINEAR };
+	struct result res[TM_ENGINE_MAX + 1];
+	struct cb_ruleset rs = { 0 };
+	struct cb_trace tr = { 0 };
+	const char *json = NULL, *tracefile;
+	int c, i, neng = 3, repeat = 0;
+	struct tm_cls *ref = NULL;
+	struct tm_key *shuf;
+	char err[512];
+	u8 collide = 0;
+	size_t n;
+
+	while ((c = getopt(argc, argv, "e:c:r:j:th")) != -1) {
+		switch (c) {
+		case 't':
+			show_tables = true;
+			break;
+		case 'e':
+			neng = parse_engines(optarg, eng);
+			break;
+		case 'c':
+			collide = atoi(optarg);
+			break;
+		case 'r':
+			repeat = atoi(optarg);
+			break;
+		case 'j':
+			json = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind >= argc || argc - optind > 2)
+		usage();
+	tracefile = argc - optind == 2 ? argv[optind + 1] : NULL;
+	rcu_register_thread();
+	if (cb_read_rules(argv[optind], &rs, err, sizeof(err)))
+		die(err);
+	if (tracefile && cb_read_trace(tracefile, &tr, err, sizeof(err)))
+		die(err);
+	if (!tracefile)
+		make_trace(&rs, &tr);
+	n = tr.n;
+	if (!n)
+		die("empty trace");
+	shuf = malloc(n * sizeof(*shuf));
+	if (!shuf)
+		die("out of memory");
+	memcpy(shuf, tr.keys, n * sizeof(*shuf));
+	shuffle(shuf, n, sizeof(*shuf));
+	/* About 2 million lookups per measurement. */
+	if (!repeat)
+		repeat = n >= 2000000 ? 1 : 2000000 / n;
+	ref = build(TM_ENGINE_LINEAR, 0, rs.rules, rs.n);
+
+	printf("rules %s: %zu rules; trace %s: %zu packets, %d passes\n",
+	       argv[optind], rs.n, tracefile ? tracefile : "(one per rule)",
+	       n, repeat);
+	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %6s %6s %6s %s\n",
+	       "engine", "build_ms", "ns/pkt", "Mpps", "ns/shuf", "Mpps",
+	       "us/ins", "us/del", "B/rule", "tables", "probes", "chain",
+	       "wrong/checked");
+	for (i = 0; i < neng; i++) {
+		struct result *r = &res[i];
+
+		run_engine(eng[i], collide, &rs, tr.keys, shuf, n, repeat,
+			   eng[i] == TM_ENGINE_LINEAR ? NULL : ref, r);
+		printf("%-10s %9.1f %9.1f %7.2f %9.1f %7.2f %8.3f %8.3f %8.1f %6u %6.2f %6u %lu/%lu\n",
+		       r->engine, r->build_ms, r->ns_trace, 1e3 / r->ns_trace,
+		       r->ns_shuffled, 1e3 / r->ns_shuffled, r->us_insert,
+		       r->us_delete, r->bytes_per_rule, r->tables, r->probes,
+		       r->max_chain, r->wrong, r->checked);
+		fflush(stdout);
+	}
+	if (json) {
+		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
+
+		if (!f)
+			die("cannot write the JSON file");
+		print_json(f, argv[optind], tracefile, rs.n, n, res, neng);
+		if (f != stdout)
+			fclose(f);
+	}
+	tm_cls_destroy(ref);
+	free(shuf);
+	cb_trace_free(&tr);
+	cb_ruleset_free(&rs);
+	rcu_barrier();
+	rcu_unregister_thread();
+	for (i = 0; i < neng; i++)
+		if (res[i].wrong)
+			return 2;
+	return 0;
+}
