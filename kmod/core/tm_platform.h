@@ -82,14 +82,16 @@ void *tm_test_alloc(size_t size, bool zero);
 #define lockdep_is_held(l)	1
 
 /*
- * liburcu calls back with the rcu_head; every structure freed this way has
- * its rcu_head first, so the head is the allocation.
+ * Deferred free through liburcu's call_rcu() (or at once, when a test
+ * without concurrent readers asks for it).  The callback gets the rcu_head:
+ * every structure freed this way has its rcu_head first, so the head is the
+ * allocation.
  */
-void tm_urcu_free(struct rcu_head *head);
+void tm_rcu_defer(struct rcu_head *head);
 #define tm_free_rcu(p, field) do {					\
 		_Static_assert(offsetof(typeof(*(p)), field) == 0,	\
 			       "rcu_head must come first");		\
-		call_rcu(&(p)->field, tm_urcu_free);			\
+		tm_rcu_defer(&(p)->field);				\
 	} while (0)
 
 u32 tm_random_u32(void);

@@ -33,9 +33,19 @@ void *tm_test_alloc(size_t size, bool zero)
 	return zero ? calloc(1, size) : malloc(size);
 }
 
-void tm_urcu_free(struct rcu_head *head)
+bool tm_rcu_sync;
+
+static void tm_urcu_free(struct rcu_head *head)
 {
 	free(head);
+}
+
+void tm_rcu_defer(struct rcu_head *head)
+{
+	if (tm_rcu_sync)
+		free(head);
+	else
+		call_rcu(head, tm_urcu_free);
 }
 
 u32 tm_test_seed = 12345;

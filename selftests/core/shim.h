@@ -7,5 +7,7 @@ extern unsigned long tm_alloc_count;
 extern unsigned long tm_alloc_fail_every;
 extern unsigned long tm_alloc_failed;
 extern u32 tm_test_seed;
+/* Free at once instead of after a grace period: no concurrent readers. */
+extern bool tm_rcu_sync;
 
 #endif /* _TM_SHIM_H */

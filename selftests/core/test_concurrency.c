@@ -1,2 +1,244 @@
 // SPDX-License-Identifier: GPL-2.0
-/* placeholder replaced below */
+/*
+ * Lookups concurrent with changes: one writer, several readers, every
+ * engine, IPv4 and IPv6.  The rules live in lanes (one address block each),
+ * so that a packet of a lane depends only on that lane's rules.  Before
+ * each change of a lane the writer records, in a ring, what every probe
+ * packet of the lane must get after it; then it makes the change and
+ * publishes the lane's step number.  A reader notes the step before and
+ * after its lookup and checks that the answer is one the lane gave at some
+ * step in between: a lookup never returns what no rule set gave (see the
+ * contract in kmod/core/tm_cls.h).  Runs under ASan and UBSan, which also
+ * catch a reader touching memory freed too early.
+ *
+ * Usage: test_concurrency [--seconds S]
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "oracle.h"
+#include "shim.h"
+
+#define LANES		32
+#define RULES		6	/* per lane */
+#define PKTS		8	/* probe packets per lane */
+#define RING		256	/* steps of answers kept per lane */
+#define READERS		2
+
+struct lane {
+	u32 step;			/* changes made, published last */
+	u32 ans[RING][PKTS];		/* ans[s % RING]: answers after step s */
+	struct tm_key pkt[PKTS];
+	struct oracle o;
+};
+
+static struct lane lanes[LANES];
+static struct tm_cls *cls;
+static volatile int stop;
+static unsigned long lookups[READERS], bad[READERS], skipped[READERS];
+static u8 family;
+
+static void lane_addr(struct tm_addr *a, unsigned int lane, u32 host)
+{
+	memset(a, 0, sizeof(*a));
+	if (family == TM_AF_INET) {
+		a->w[0] = 0x0a000000 | lane << 16 | (host & 0xffff);
+	} else {
+		a->w[0] = 0x20010db8;
+		a->w[1] = lane << 16;
+		a->w[3] = host;
+	}
+}
+
+/* A random rule inside lane @l: the lane's /16 (or /48) and longer. */
+static void lane_rule(struct rng *g, unsigned int l, u32 id,
+		      struct tm_rule *r)
+{
+	unsigned int base = family == TM_AF_INET ? 16 : 48;
+	unsigned int full = family == TM_AF_INET ? 32 : 128;
+	unsigned int len = base + rng_below(g, full - base + 1);
+	unsigned int i;
+
+	gen_rule(g, family, id, r);
+	r->src_len = len;
+	lane_addr(&r->src, l, rng_below(g, 4) << 8 | rng_below(g, 4));
+	for (i = 0; i < 4; i++) {
+		unsigned int lo = 32 * i;
+
+		if (len <= lo)
+			r->src.w[i] = 0;
+		else if (len < lo + 32)
+			r->src.w[i] &= ~0u << (32 - (len - lo));
+	}
+	r->priority = rng_below(g, 8);
+}
+
+static void record(struct lane *ln, u32 step)
+{
+	unsigned int p;
+
+	for (p = 0; p < PKTS; p++) {
+		const struct tm_rule *r = oracle_lookup(&ln->o, &ln->pkt[p]);
+
+		__atomic_store_n(&ln->ans[step % RING][p], r ? r->id : 0,
+				 __ATOMIC_RELAXED);
+	}
+}
+
+static void *writer(void *arg)
+{
+	struct rng g = { .s = 77 + family };
+	unsigned long changes = 0;
+	struct tm_rule r;
+
+	rcu_register_thread();
+	while (!stop) {
+		unsigned int l = rng_below(&g, LANES), j = rng_below(&g, RULES);
+		struct lane *ln = &lanes[l];
+		u32 id = l * 100 + j + 1, step = ln->step;
+		bool present = oracle_find(&ln->o, id) >= 0;
+		int err, op = rng_below(&g, 3);
+
+		lane_rule(&g, l, id, &r);
+		/* What the lane answers after this change, recorded first. */
+		if (present && op == 0)
+			oracle_delete(&ln->o, id);
+		else if (present)
+			oracle_replace(&ln->o, &r);
+		else
+			oracle_insert(&ln->o, &r);
+		record(ln, step + 1);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		if (present && op == 0)
+			err = tm_cls_delete(cls, id);
+		else if (present)
+			err = tm_cls_replace(cls, &r);
+		else
+			err = tm_cls_insert(cls, &r);
+		if (err) {
+			fprintf(stderr, "writer: change failed: %d\n", err);
+			abort();
+		}
+		__atomic_store_n(&ln->step, step + 1, __ATOMIC_RELEASE);
+		changes++;
+	}
+	rcu_unregister_thread();
+	return (void *)changes;
+}
+
+static void *reader(void *arg)
+{
+	long me = (long)arg;
+	struct rng g = { .s = 1000 + me };
+
+	rcu_register_thread();
+	while (!stop) {
+		unsigned int l = rng_below(&g, LANES), p = rng_below(&g, PKTS);
+		struct lane *ln = &lanes[l];
+		const struct tm_rule *r;
+		u32 s1, s2, s, got;
+		bool ok = false;
+
+		s1 = __atomic_load_n(&ln->step, __ATOMIC_ACQUIRE);
+		rcu_read_lock();
+		r = tm_cls_lookup(cls, &ln->pkt[p]);
+		got = r ? r->id : 0;
+		rcu_read_unlock();
+		s2 = __atomic_load_n(&ln->step, __ATOMIC_ACQUIRE);
+		lookups[me]++;
+		if (s2 - s1 > RING / 2) {
+			skipped[me]++;
+			continue;
+		}
+		/* The change after s2 may have been under way: s2 + 1 too. */
+		for (s = s1; s != s2 + 2 && !ok; s++)
+			ok = __atomic_load_n(&ln->ans[s % RING][p],
+					     __ATOMIC_RELAXED) == got;
+		if (!ok && bad[me]++ < 5)
+			fprintf(stderr, "reader %ld: lane %u packet %u got id %u, not an answer of steps %u..%u\n",
+				me, l, p, got, s1, s2 + 1);
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int run(u8 engine, u8 fam, double seconds)
+{
+	static const char * const names[] = { "tuplemerge", "tss", "linear" };
+	unsigned long total = 0, wrong = 0, skip = 0, changes;
+	pthread_t w, rd[READERS];
+	struct tm_params p;
+	struct rng g = { .s = 5 };
+	struct timespec ts;
+	unsigned int l, i;
+	void *ret;
+
+	family = fam;
+	tm_params_default(&p);
+	p.engine = engine;
+	cls = tm_cls_create(&p);
+	memset(lanes, 0, sizeof(lanes));
+	for (l = 0; l < LANES; l++) {
+		oracle_init(&lanes[l].o);
+		for (i = 0; i < PKTS; i++) {
+			struct tm_key *k = &lanes[l].pkt[i];
+
+			gen_key(&g, family, NULL, k);
+			lane_addr(&k->src, l, rng_below(&g, 4) << 8 |
+				  rng_below(&g, 4));
+		}
+		record(&lanes[l], 0);
+	}
+	memset(lookups, 0, sizeof(lookups));
+	memset(bad, 0, sizeof(bad));
+	memset(skipped, 0, sizeof(skipped));
+	stop = 0;
+	pthread_create(&w, NULL, writer, NULL);
+	for (i = 0; i < READERS; i++)
+		pthread_create(&rd[i], NULL, reader, (void *)(long)i);
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+	stop = 1;
+	pthread_join(w, &ret);
+	changes = (unsigned long)ret;
+	for (i = 0; i < READERS; i++) {
+		pthread_join(rd[i], NULL);
+		total += lookups[i];
+		wrong += bad[i];
+		skip += skipped[i];
+	}
+	tm_cls_destroy(cls);
+	for (l = 0; l < LANES; l++)
+		oracle_free(&lanes[l].o);
+	printf("%s: %s %s: %lu changes, %lu concurrent lookups (%lu too long to check), %lu impossible answers\n",
+	       wrong || !changes || !total ? "FAIL" : "ok", names[engine],
+	       fam == TM_AF_INET ? "ipv4" : "ipv6", changes, total, skip,
+	       wrong);
+	return wrong || !changes || !total;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 1.0;
+	int failed = 0, passed = 0, e, f;
+
+	if (argc == 3 && !strcmp(argv[1], "--seconds"))
+		seconds = atof(argv[2]);
+	rcu_register_thread();
+	for (e = 0; e <= TM_ENGINE_MAX; e++) {
+		for (f = 0; f < 2; f++) {
+			if (run(e, f ? TM_AF_INET6 : TM_AF_INET, seconds))
+				failed++;
+			else
+				passed++;
+		}
+	}
+	rcu_barrier();
+	rcu_unregister_thread();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

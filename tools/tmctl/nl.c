@@ -87,8 +87,24 @@ static int tm_error_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_ERROR;
 }
 
+/* The end of a dump, which may carry the error that ended it. */
+static int tm_done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tm_err *e = data;
+	int err = 0;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(int))
+		memcpy(&err, mnl_nlmsg_get_payload(nlh), sizeof(err));
+	if (!err)
+		return MNL_CB_STOP;
+	e->error = -err;
+	return MNL_CB_ERROR;
+}
+
+/* A control array replaces libmnl's defaults: every type needs its entry. */
 static mnl_cb_t tm_ctl_cbs[NLMSG_MIN_TYPE] = {
 	[NLMSG_ERROR] = tm_error_cb,
+	[NLMSG_DONE] = tm_done_cb,
 };
 
 /* Send one request and run @cb on each reply until the ACK or an error. */

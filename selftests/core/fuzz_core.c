@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the input is a stream of operations (insert, delete,
+ * replace, lookup, verify) on one classifier, mirrored on the oracle; any
+ * difference, invariant failure or sanitizer report is a crash.  The first
+ * byte picks the engine and family, and whether allocations fail.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+#include "shim.h"
+
+struct input {
+	const u8 *p;
+	size_t n;
+};
+
+static u8 take(struct input *in)
+{
+	u8 b = 0;
+
+	if (in->n) {
+		b = *in->p++;
+		in->n--;
+	}
+	return b;
+}
+
+static u32 take32(struct input *in)
+{
+	return take(in) | take(in) << 8 | take(in) << 16 | (u32)take(in) << 24;
+}
+
+/* Addresses from a few bytes, so that the fuzzer reaches overlaps fast. */
+static void take_addr(struct input *in, u8 family, struct tm_addr *a)
+{
+	u8 b = take(in);
+
+	memset(a, 0, sizeof(*a));
+	a->w[0] = family == TM_AF_INET ? 0x0a000000 | b << 8 | take(in) :
+		  0x20010db8;
+	if (family == TM_AF_INET6) {
+		a->w[1] = b;
+		a->w[3] = take(in);
+	}
+}
+
+static void take_rule(struct input *in, u8 family, struct tm_rule *r)
+{
+	unsigned int full = family == TM_AF_INET ? 32 : 128, i;
+
+	memset(r, 0, sizeof(*r));
+	r->family = family;
+	r->id = take(in) % 64;
+	r->priority = take(in) % 16;
+	r->src_len = take(in) % (full + 1);
+	r->dst_len = take(in) % (full + 1);
+	take_addr(in, family, &r->src);
+	take_addr(in, family, &r->dst);
+	for (i = 0; i < 4; i++) {
+		unsigned int lo = 32 * i;
+
+		if (r->src_len <= lo)
+			r->src.w[i] = 0;
+		else if (r->src_len < lo + 32)
+			r->src.w[i] &= ~0u << (32 - (r->src_len - lo));
+		if (r->dst_len <= lo)
+			r->dst.w[i] = 0;
+		else if (r->dst_len < lo + 32)
+			r->dst.w[i] &= ~0u << (32 - (r->dst_len - lo));
+	}
+	r->sport_lo = take(in) % 4;
+	r->sport_hi = r->sport_lo + take(in) % 3;
+	r->dport_lo = take(in) % 8;
+	r->dport_hi = take(in) & 1 ? r->dport_lo : 65535;
+	r->proto_any = take(in) & 1;
+	r->proto = r->proto_any ? 0 : 6 + take(in) % 2;
+	r->action = r->id;
+}
+
+static void take_key(struct input *in, u8 family, struct tm_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = family;
+	take_addr(in, family, &k->src);
+	take_addr(in, family, &k->dst);
+	k->sport = take(in) % 6;
+	k->dport = take(in) % 10;
+	k->proto = 6 + take(in) % 2;
+}
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
+{
+	struct input in = { data, size };
+	u8 mode = take(&in), family;
+	struct tm_params p;
+	struct tm_cls *cls;
+	struct oracle o;
+	const char *why;
+	static bool registered;
+
+	if (!registered) {
+		rcu_register_thread();
+		tm_rcu_sync = true;
+		registered = true;
+	}
+	tm_params_default(&p);
+	p.engine = mode % 3;
+	p.collide = 1 + (mode >> 4) % 4;
+	family = mode & 8 ? TM_AF_INET6 : TM_AF_INET;
+	tm_alloc_fail_every = mode & 4 ? 3 : 0;
+	cls = tm_cls_create(&p);
+	if (!cls)
+		return 0;
+	oracle_init(&o);
+	while (in.n) {
+		u8 op = take(&in) % 5;
+		struct tm_rule r;
+		struct tm_key k;
+		const struct tm_rule *a, *b;
+		int got, want;
+
+		switch (op) {
+		case 0:
+			take_rule(&in, family, &r);
+			got = tm_cls_insert(cls, &r);
+			want = got == -ENOMEM ? -ENOMEM : oracle_insert(&o, &r);
+			break;
+		case 1:
+			r.id = take(&in) % 64;
+			got = tm_cls_delete(cls, r.id);
+			want = oracle_delete(&o, r.id);
+			break;
+		case 2:
+			take_rule(&in, family, &r);
+			got = tm_cls_replace(cls, &r);
+			want = got == -ENOMEM ? -ENOMEM : oracle_replace(&o, &r);
+			break;
+		case 3:
+			take_key(&in, family, &k);
+			rcu_read_lock();
+			a = tm_cls_lookup(cls, &k);
+			b = oracle_lookup(&o, &k);
+			if ((a || b) && (!a || !b || !rule_eq(a, b))) {
+				fprintf(stderr, "lookup: got %u want %u\n",
+					a ? a->id : 0, b ? b->id : 0);
+				abort();
+			}
+			rcu_read_unlock();
+			continue;
+		default:
+			if (!tm_alloc_fail_every && tm_cls_verify(cls, &why)) {
+				fprintf(stderr, "verify: %s\n", why);
+				abort();
+			}
+			continue;
+		}
+		if (got != want) {
+			fprintf(stderr, "op %u: got %d want %d\n", op, got, want);
+			abort();
+		}
+	}
+	tm_alloc_fail_every = 0;
+	tm_cls_destroy(cls);
+	oracle_free(&o);
+	return 0;
+}
