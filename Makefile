@@ -144,13 +144,15 @@ $(CHECKPATCH):
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 SH_SOURCES = $(shell git ls-files '*.sh' .ci/run selftests/vm/init 2>/dev/null)
 
-# Userspace has no compiler_attributes.h: tools define __printf themselves.
+# Userspace has no compiler_attributes.h (tools define __printf themselves)
+# and must use libFuzzer's CamelCase entry point.
 style: $(CHECKPATCH)
 	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
-		--ignore FILE_PATH_CHANGES -f $(filter-out tools/%,$(C_SOURCES))
+		--ignore FILE_PATH_CHANGES \
+		-f $(filter-out tools/% selftests/%,$(C_SOURCES))
 	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
-		--ignore FILE_PATH_CHANGES,PREFER_DEFINED_ATTRIBUTE_MACRO \
-		-f $(filter tools/%,$(C_SOURCES))
+		--ignore FILE_PATH_CHANGES,PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE \
+		-f $(filter tools/% selftests/%,$(C_SOURCES))
 	shellcheck -x $(SH_SOURCES)
 
 sparse:
@@ -177,7 +179,7 @@ demo:
 	bash tools/deps.sh
 	$(MAKE) tools module-$(KVER)
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
-		-e "bash $(CURDIR)/selftests/demo.sh"
+		-e "bash $(CURDIR)/selftests/vm/demo.sh"
 
 help:
 	@sed -n 's/^#   //p' Makefile

@@ -293,11 +293,13 @@ static void tm_unplace(struct tm_cls *cls, struct tm_rrec *rr)
 static void tm_write_begin(struct tm_cls *cls)
 {
 	WRITE_ONCE(cls->seq, cls->seq + 1);
+	/* The odd count is visible before any store of the change. */
 	smp_wmb();
 }
 
 static void tm_write_end(struct tm_cls *cls)
 {
+	/* Every store of the change is visible before the even count. */
 	smp_wmb();
 	WRITE_ONCE(cls->seq, cls->seq + 1);
 }
@@ -393,10 +395,12 @@ tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes)
 	u32 seq;
 
 	do {
+		/* Pairs with tm_write_end(): the count before the reads. */
 		seq = smp_load_acquire(&cls->seq);
 		if (probes)
 			*probes = 0;
 		r = tm_lookup_once(cls, key, probes);
+		/* Pairs with tm_write_begin(): the reads before the count. */
 		smp_rmb();
 	} while (unlikely(READ_ONCE(cls->seq) - seq > 1));
 	return r;

@@ -15,7 +15,7 @@ struct tm_ttab;
  * writer's bookkeeping.  Freed after a grace period.
  */
 struct tm_rrec {
-	struct rcu_head rcu;		/* first: see tm_free_rcu() */
+	struct rcu_head rcu;		/* freed with tm_free_rcu() */
 	struct tm_rule rule;
 	struct tm_rrec *id_next;	/* chain in tm_cls.ids */
 	struct tm_ttab *tab;		/* tuple engines: its table */
@@ -43,7 +43,7 @@ struct tm_fam {
 };
 
 struct tm_cls {
-	struct rcu_head rcu;		/* first: see tm_free_rcu() */
+	struct rcu_head rcu;		/* freed with tm_free_rcu() */
 	u32 seq;			/* see tm_write_begin() */
 	struct tm_params p;
 	u32 seed;			/* hash seed, random per classifier */

@@ -17,7 +17,7 @@ struct tm_lent {
 };
 
 struct tm_lin {
-	struct rcu_head rcu;		/* first: see tm_free_rcu() */
+	struct rcu_head rcu;		/* freed with tm_free_rcu() */
 	u32 n;				/* entries, dead ones included */
 	u32 dead;
 	struct tm_lent e[];

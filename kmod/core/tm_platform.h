@@ -36,17 +36,17 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/types.h>
 /* Inline read-side primitives, as in the kernel (not a call each). */
 #define _LGPL_SOURCE
 #include <urcu.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
 
 /* Allocation goes through a hook so that tests can make it fail. */
 void *tm_test_alloc(size_t size, bool zero);
@@ -64,9 +64,6 @@ void *tm_test_alloc(size_t size, bool zero);
 #endif
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#ifndef __always_inline
-#define __always_inline		inline __attribute__((__always_inline__))
-#endif
 #define __rcu
 #ifndef container_of
 #define container_of(ptr, type, member) \
@@ -75,24 +72,23 @@ void *tm_test_alloc(size_t size, bool zero);
 #define rcu_dereference_protected(p, c)	(p)
 #define RCU_INIT_POINTER(p, v)	((p) = (v))
 #define tm_prefetch(p)		__builtin_prefetch(p)
+/* The kernel's barriers as C11 fences: orders stores */
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
+/* orders loads */
 #define smp_rmb()		__atomic_thread_fence(__ATOMIC_ACQUIRE)
+/* a load that later accesses cannot pass */
 #define smp_load_acquire(p)	__atomic_load_n(p, __ATOMIC_ACQUIRE)
+/* a store that earlier accesses cannot pass */
 #define smp_store_release(p, v)	__atomic_store_n(p, v, __ATOMIC_RELEASE)
 #define lockdep_is_held(l)	1
 
 /*
- * Deferred free through liburcu's call_rcu() (or at once, when a test
- * without concurrent readers asks for it).  The callback gets the rcu_head:
- * every structure freed this way has its rcu_head first, so the head is the
- * allocation.
+ * Free @p after a grace period: the shim (selftests/core/shim.c) batches
+ * such frees through liburcu's call_rcu(), as kvfree_rcu() batches them in
+ * the kernel.  The rcu_head member is the kernel's business only.
  */
-void tm_rcu_defer(struct rcu_head *head);
-#define tm_free_rcu(p, field) do {					\
-		_Static_assert(offsetof(typeof(*(p)), field) == 0,	\
-			       "rcu_head must come first");		\
-		tm_rcu_defer(&(p)->field);				\
-	} while (0)
+void tm_rcu_defer(void *p);
+#define tm_free_rcu(p, field)	tm_rcu_defer(p)
 
 u32 tm_random_u32(void);
 

@@ -138,7 +138,7 @@ static __always_inline unsigned int tm_ent_size(unsigned int nw)
 
 /* A bucket: the rules of one slot, best rank first.  Immutable. */
 struct tm_node {
-	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_free_rcu() */
 	u32 n;			/* entries, disabled ones included */
 	u32 live;
 	u8 ent[];		/* n entries of tm_ent_size(nw) bytes */
@@ -153,7 +153,7 @@ struct tm_slot {
 
 /* A hash table: mask + 1 slots. */
 struct tm_htab {
-	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_free_rcu() */
 	u32 mask;
 	u32 used;		/* slots with a hash */
 	u32 live;		/* slots with a bucket */
@@ -163,7 +163,7 @@ struct tm_htab {
 
 /* A table, as the writer sees it.  Lookups use its copy in the list. */
 struct tm_ttab {
-	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_free_rcu() */
 	struct tm_htab *htab;
 	u32 smask[4], dmask[4];
 	u32 pmask;		/* source port mask << 16 | dest port mask */
@@ -190,7 +190,7 @@ struct tm_tle {
 };
 
 struct tm_tlist {
-	struct rcu_head rcu;	/* first: see tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_free_rcu() */
 	u32 n;
 	u32 pad;
 	struct tm_tle e[];
@@ -330,6 +330,7 @@ tm_slot_find(const struct tm_slot *slot, u32 mask, u8 shift, u32 hash)
 	u32 i = hash >> shift;
 
 	for (;;) {
+		/* Pairs with tm_table_add(): a hash seen, its bucket seen. */
 		u32 x = smp_load_acquire(&slot[i].hash);
 
 		if (x == hash)
@@ -781,6 +782,7 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	} else {
 		rcu_assign_pointer(h->slot[slot].node, node);
 		if (!h->slot[slot].hash) {
+			/* Pairs with tm_slot_find(): bucket before hash. */
 			smp_store_release(&h->slot[slot].hash, hash);
 			h->used++;
 		}

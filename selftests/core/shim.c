@@ -35,17 +35,57 @@ void *tm_test_alloc(size_t size, bool zero)
 
 bool tm_rcu_sync;
 
-static void tm_urcu_free(struct rcu_head *head)
+/*
+ * Deferred frees are batched, 64 to a grace period, as the kernel's
+ * kvfree_rcu() batches them: one call_rcu() per object would make the
+ * benchmark measure liburcu rather than the classifier.
+ */
+#define TM_BATCH	64
+
+struct tm_batch {
+	struct rcu_head rcu;
+	unsigned int n;
+	void *p[TM_BATCH];
+};
+
+static __thread struct tm_batch *tm_batch;
+
+static void tm_batch_free(struct rcu_head *head)
 {
-	free(head);
+	struct tm_batch *b = container_of(head, struct tm_batch, rcu);
+	unsigned int i;
+
+	for (i = 0; i < b->n; i++)
+		free(b->p[i]);
+	free(b);
 }
 
-void tm_rcu_defer(struct rcu_head *head)
+void tm_rcu_flush(void)
 {
-	if (tm_rcu_sync)
-		free(head);
-	else
-		call_rcu(head, tm_urcu_free);
+	if (tm_batch)
+		call_rcu(&tm_batch->rcu, tm_batch_free);
+	tm_batch = NULL;
+}
+
+void tm_rcu_defer(void *p)
+{
+	if (tm_rcu_sync) {
+		free(p);
+		return;
+	}
+	if (!tm_batch) {
+		tm_batch = malloc(sizeof(*tm_batch));
+		if (!tm_batch) {
+			/* No memory for a batch: wait for the readers instead. */
+			synchronize_rcu();
+			free(p);
+			return;
+		}
+		tm_batch->n = 0;
+	}
+	tm_batch->p[tm_batch->n++] = p;
+	if (tm_batch->n == TM_BATCH)
+		tm_rcu_flush();
 }
 
 u32 tm_test_seed = 12345;

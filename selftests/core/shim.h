@@ -9,5 +9,7 @@ extern unsigned long tm_alloc_failed;
 extern u32 tm_test_seed;
 /* Free at once instead of after a grace period: no concurrent readers. */
 extern bool tm_rcu_sync;
+/* Hand the pending deferred frees to liburcu (before rcu_barrier()). */
+void tm_rcu_flush(void);
 
 #endif /* _TM_SHIM_H */

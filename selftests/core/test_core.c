@@ -119,7 +119,8 @@ static void test_last_of_table(u8 engine, u8 family)
 	const char *why;
 
 	any_rule(&r, family, 1, 1);
-	r.src_len = r.dst_len = family == TM_AF_INET ? 32 : 128;
+	r.src_len = family == TM_AF_INET ? 32 : 128;
+	r.dst_len = r.src_len;
 	set_addr(&r.src, family, 0x20010db8, 7);
 	set_addr(&r.dst, family, 0x20010db8, 8);
 	r.proto_any = 0;
@@ -176,10 +177,12 @@ static void test_directed(u8 engine, u8 family)
 
 	/* Port edges: 0 and 65535, single ports, ranges. */
 	any_rule(&r, family, 20, 5);
-	r.sport_lo = r.sport_hi = 0;
+	r.sport_lo = 0;
+	r.sport_hi = 0;
 	check(!tm_cls_insert(cls, &r), "%s %s: insert sport 0", en, fam);
 	any_rule(&r, family, 21, 5);
-	r.dport_lo = r.dport_hi = 65535;
+	r.dport_lo = 65535;
+	r.dport_hi = 65535;
 	check(!tm_cls_insert(cls, &r), "%s %s: insert dport 65535", en, fam);
 	any_rule(&r, family, 22, 6);
 	r.dport_lo = 1000;
@@ -211,7 +214,8 @@ static void test_directed(u8 engine, u8 family)
 
 	/* Equal priorities: the lower id wins, whatever the insert order. */
 	any_rule(&r, family, 41, 3);
-	r.dport_lo = r.dport_hi = 7;
+	r.dport_lo = 7;
+	r.dport_hi = 7;
 	check(!tm_cls_insert(cls, &r), "%s %s: insert id 41 prio 3", en, fam);
 	any_rule(&r, family, 40, 3);
 	r.dport_lo = 5;
@@ -392,12 +396,13 @@ static unsigned int count_tuples(const struct oracle *o)
 		for (j = 0; j < i; j++) {
 			const struct tm_rule *b = &o->r[j];
 
+			bool sp = a->sport_lo == a->sport_hi;
+			bool dp = a->dport_lo == a->dport_hi;
+			bool bsp = b->sport_lo == b->sport_hi;
+			bool bdp = b->dport_lo == b->dport_hi;
+
 			if (a->src_len == b->src_len &&
-			    a->dst_len == b->dst_len &&
-			    (a->sport_lo == a->sport_hi) ==
-			    (b->sport_lo == b->sport_hi) &&
-			    (a->dport_lo == a->dport_hi) ==
-			    (b->dport_lo == b->dport_hi) &&
+			    a->dst_len == b->dst_len && sp == bsp && dp == bdp &&
 			    a->proto_any == b->proto_any)
 				break;
 		}
@@ -436,7 +441,7 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 		if (i % 250000 == 200000)
 			c.max_rules /= 4;
 	}
-	check(!c.errors, "%s %s differential: %lu ops (%lu inserts, %lu deletes, %lu replaces), every return code as the oracle's",
+	check(!c.errors, "%s %s differential: %lu ops (%lu ins, %lu del, %lu repl)",
 	      en, fam, c.ops, c.inserts, c.deletes, c.replaces);
 	check(!c.mismatches, "%s %s differential: %lu lookups, %lu mismatches",
 	      en, fam, c.lookups, c.mismatches);
@@ -444,13 +449,13 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 	      "%s %s invariants during and after churn%s%s", en, fam,
 	      why ? ": " : "", why ? why : "");
 	bad = check_reachable(&c, &g, cls, &o, &shadowed);
-	check(!bad, "%s %s every rule reachable: %u rules, %u unreachable, %u fully shadowed",
+	check(!bad, "%s %s every rule reachable: %u rules, %u not, %u shadowed",
 	      en, fam, o.n, bad, shadowed);
 	tm_cls_stats(cls, &st);
 	tuples = count_tuples(&o);
 	check(st.rules == o.n && st.tables <= tuples &&
 	      (engine != TM_ENGINE_TUPLEMERGE || st.tables <= tuples / 4),
-	      "%s %s stats: %u rules of %u tuples, %u tables, max chain %u, %u splits, %llu bytes",
+	      "%s %s stats: %u rules, %u tuples, %u tables, chain %u, %u splits, %llu B",
 	      en, fam, st.rules, tuples, st.tables, st.max_chain, st.splits,
 	      (unsigned long long)st.bytes);
 	tm_cls_destroy(cls);
@@ -510,7 +515,7 @@ static void test_nomem(u8 engine, u8 family, u64 seed)
 	}
 	tm_cls_stats(cls, &st);
 	check(nomem && !del_fail && !wrong && st.rules == o.n,
-	      "%s %s allocation failures: %lu allocations failed, %lu changes refused with -ENOMEM, %lu failed deletes, %lu wrong lookups",
+	      "%s %s nomem: %lu allocs failed, %lu changes refused, %lu deletes failed, %lu wrong",
 	      en, fam, tm_alloc_failed, nomem, del_fail, wrong);
 	tm_cls_destroy(cls);
 	oracle_free(&o);
@@ -524,16 +529,17 @@ int main(int argc, char **argv)
 	u8 e, f;
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--ops") && i + 1 < argc)
+		if (!strcmp(argv[i], "--ops") && i + 1 < argc) {
 			ops = strtoul(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--engine") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--engine") && i + 1 < argc) {
 			only_engine = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
 			seed = strtoull(argv[++i], NULL, 0);
-		else if (!strcmp(argv[i], "--quick"))
+		} else if (!strcmp(argv[i], "--quick")) {
 			ops = 20000;
-		else {
-			fprintf(stderr, "usage: %s [--ops N] [--seed S] [--engine 0|1|2] [--quick]\n",
+		} else {
+			fprintf(stderr,
+				"usage: %s [--ops N] [--seed S] [--engine E] [--quick]\n",
 				argv[0]);
 			return 2;
 		}
@@ -548,6 +554,7 @@ int main(int argc, char **argv)
 			test_nomem(e, f ? TM_AF_INET6 : TM_AF_INET, seed);
 		}
 	}
+	tm_rcu_flush();
 	rcu_barrier();
 	rcu_unregister_thread();
 	printf("%u passed, %u failed\n", passed, failed);

@@ -358,6 +358,10 @@ fi
 # --- cache: host tools, guest kernel, initramfs --------------------------
 
 ensure_host_tools
+# Mount point for the guest kernel's modules in the shared host root.
+if [ ! -d /lib/modules ]; then
+	mkdir -p /lib/modules 2>/dev/null || die "/lib/modules is missing on the host"
+fi
 mkdir -p "$CDIR" || die "cannot create $CDIR"
 exec {lockfd}>"$CDIR/.lock"
 flock "$lockfd"
@@ -367,14 +371,30 @@ flock -u "$lockfd"
 
 # --- per-run results share --------------------------------------------------
 
+# Keep the logs of the last runs; a run holds a lock on its .lock while it
+# is going on, so that a concurrent run does not delete its directory.
+prune_runs()
+{
+	local old=("$CDIR"/runs/*/) d n
+
+	[ -d "${old[0]}" ] || return 0
+	n=$((${#old[@]} - KEEP_RUNS + 1))
+	[ $n -gt 0 ] || return 0
+	for d in "${old[@]:0:n}"; do
+		if [ -e "$d/.lock" ] && ! flock -n "$d/.lock" true; then
+			continue
+		fi
+		rm -rf "$d"
+	done
+}
+
 mkdir -p "$CDIR/runs"
-old=("$CDIR"/runs/*/)
-if [ ${#old[@]} -ge $KEEP_RUNS ] && [ -d "${old[0]}" ]; then
-	rm -rf "${old[@]:0:${#old[@]}-KEEP_RUNS+1}"
-fi
+prune_runs
 RUN=$(mktemp -d "$CDIR/runs/$(date +%Y%m%d-%H%M%S).XXXXXX") ||
 	die "cannot create a run directory"
 chmod 755 "$RUN"
+exec {runlockfd}>"$RUN/.lock"
+flock "$runlockfd"
 
 if [ $have_cmd -eq 1 ]; then
 	printf '%s\n' "$cmd" >"$RUN/cmd.sh"
@@ -420,10 +440,32 @@ qemu=(
 )
 
 msg "booting $REL (${#tests[@]} test(s), timeout ${total}s, logs in $RUN)"
+# The VM runs in the background so that a signal to this script stops it
+# at once (the trap forwards it to timeout(1), which forwards it to QEMU).
+interrupted=0
+stop_vm()
+{
+	interrupted=1
+	[ -s "$RUN/.vm.pid" ] && kill -TERM "$(cat "$RUN/.vm.pid")" 2>/dev/null
+}
+
 t0=$(date +%s%N)
-timeout --foreground -k 10 "$total" "${qemu[@]}" </dev/null 2>&1 |
-	sed -u -e "$CONSOLE_SED" | tee "$RUN/console.log"
-qrc=${PIPESTATUS[0]}
+{
+	(
+		echo "$BASHPID" >"$RUN/.vm.pid"
+		exec timeout --foreground -k 10 "$total" "${qemu[@]}"
+	) </dev/null 2>&1
+	echo $? >"$RUN/.vm.status"
+} | sed -u -e "$CONSOLE_SED" | tee "$RUN/console.log" &
+pipe_pid=$!
+trap stop_vm INT TERM HUP
+while ! wait "$pipe_pid" && kill -0 "$pipe_pid" 2>/dev/null; do
+	:	# interrupted by a signal: wait for the VM to stop
+done
+trap - INT TERM HUP
+qrc=
+[ -s "$RUN/.vm.status" ] && read -r qrc <"$RUN/.vm.status"
+rm -f "$RUN/.vm.pid" "$RUN/.vm.status"
 t1=$(date +%s%N)
 elapsed=$(((t1 - t0) / 1000000))
 msg "$REL: VM ran $((elapsed / 1000)).$(printf %03d $((elapsed % 1000))) s"
@@ -451,14 +493,16 @@ fi
 guest_rc=
 [ -s "$RUN/exitcode" ] && read -r guest_rc <"$RUN/exitcode"
 if [ -z "$guest_rc" ]; then
-	if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	if [ $interrupted -eq 1 ]; then
+		why="interrupted"
+	elif [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 		why="timed out after ${total}s"
 	elif grep -q 'Kernel panic' "$RUN/console.log"; then
 		why="the guest kernel panicked"
 	elif [ -s "$RUN/init-error" ]; then
 		why="init failed: $(head -n 1 "$RUN/init-error")"
 	else
-		why="qemu exited with status $qrc"
+		why="qemu exited with status ${qrc:-unknown}"
 	fi
 	done_tests=$((pass + fail + skip))
 	failures+=("guest never wrote its exit marker ($why) after $done_tests of ${#tests[@]} test(s)")

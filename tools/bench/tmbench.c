@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "classbench.h"
+#include "shim.h"
 
 #define SAMPLE_MAX	20000	/* lookups checked against the linear engine */
 #define LINEAR_MAX	50000	/* lookups timed for the linear engine */
@@ -178,24 +179,25 @@ static void churn(struct tm_cls *cls, const struct tm_rule *rules, size_t n,
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		if (tm_cls_delete(cls, order[i].id))
-			die("churn: delete failed");
+			die("a delete failed while deleting every rule");
 	res->us_delete = (now_ns() - t0) / n / 1e3;
 	shuffle(order, n, sizeof(*order));
 	t0 = now_ns();
 	for (i = 0; i < n; i++)
 		if (tm_cls_insert(cls, &order[i]))
-			die("churn: insert failed");
+			die("an insert failed while inserting them again");
 	res->us_insert = (now_ns() - t0) / n / 1e3;
 	free(order);
 }
 
 static int print_table(const struct tm_table_info *ti, void *arg)
 {
-	printf("  table ipv%c src/%-3u dst/%-3u sport %-5s dport %-5s proto %-5s rules %6u buckets %6u slots %6u best prio %u\n",
+	printf("  table ipv%c src/%-3u dst/%-3u sport %-5s dport %-5s proto %-5s",
 	       ti->family == TM_AF_INET ? '4' : '6', ti->src_len, ti->dst_len,
 	       ti->sport ? "exact" : "-", ti->dport ? "exact" : "-",
-	       ti->proto ? "exact" : "-", ti->rules, ti->buckets, ti->slots,
-	       ti->best_priority);
+	       ti->proto ? "exact" : "-");
+	printf(" rules %6u buckets %6u slots %6u best prio %u\n", ti->rules,
+	       ti->buckets, ti->slots, ti->best_priority);
 	return 0;
 }
 
@@ -274,31 +276,50 @@ static void make_trace(const struct cb_ruleset *rs, struct cb_trace *t)
 	shuffle(t->keys, t->n, sizeof(t->keys[0]));
 }
 
+static void json_num(FILE *f, const char *key, double v, int prec)
+{
+	fprintf(f, ",\"%s\":%.*f", key, prec, v);
+}
+
 static void print_json(FILE *f, const char *rules, const char *trace,
 		       size_t nrules, size_t npkts, const struct result *res,
 		       int nres)
 {
 	int i;
 
-	fprintf(f, "{\"rules_file\":\"%s\",\"trace_file\":\"%s\",\"rules\":%zu,\"packets\":%zu,\"engines\":[",
-		rules, trace ? trace : "", nrules, npkts);
+	fprintf(f, "{\"rules_file\":\"%s\",\"trace_file\":\"%s\"",
+		rules, trace ? trace : "");
+	fprintf(f, ",\"rules\":%zu,\"packets\":%zu,\"engines\":[",
+		nrules, npkts);
 	for (i = 0; i < nres; i++) {
 		const struct result *r = &res[i];
 
-		fprintf(f, "%s{\"engine\":\"%s\",\"build_ms\":%.2f,\"ns_per_lookup\":%.1f,\"mpps\":%.2f,\"ns_per_lookup_shuffled\":%.1f,\"mpps_shuffled\":%.2f,\"us_insert\":%.3f,\"us_delete\":%.3f,\"bytes_per_rule\":%.1f,\"tables\":%u,\"avg_probes\":%.2f,\"max_chain\":%u,\"splits\":%u,\"checked\":%lu,\"wrong\":%lu}",
-			i ? "," : "", r->engine, r->build_ms, r->ns_trace,
-			1e3 / r->ns_trace, r->ns_shuffled, 1e3 / r->ns_shuffled,
-			r->us_insert, r->us_delete, r->bytes_per_rule,
-			r->tables, r->probes, r->max_chain, r->splits,
-			r->checked, r->wrong);
+		fprintf(f, "%s{\"engine\":\"%s\"", i ? "," : "", r->engine);
+		json_num(f, "build_ms", r->build_ms, 2);
+		json_num(f, "ns_per_lookup", r->ns_trace, 1);
+		json_num(f, "mpps", 1e3 / r->ns_trace, 2);
+		json_num(f, "ns_per_lookup_shuffled", r->ns_shuffled, 1);
+		json_num(f, "mpps_shuffled", 1e3 / r->ns_shuffled, 2);
+		json_num(f, "us_insert", r->us_insert, 3);
+		json_num(f, "us_delete", r->us_delete, 3);
+		json_num(f, "bytes_per_rule", r->bytes_per_rule, 1);
+		json_num(f, "tables", r->tables, 0);
+		json_num(f, "avg_probes", r->probes, 2);
+		json_num(f, "max_chain", r->max_chain, 0);
+		json_num(f, "splits", r->splits, 0);
+		json_num(f, "checked", r->checked, 0);
+		json_num(f, "wrong", r->wrong, 0);
+		fputc('}', f);
 	}
 	fprintf(f, "]}\n");
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: tmbench [-e tuplemerge,tss,linear] [-c COLLIDE] [-r REPEAT] [-j FILE] [-t] RULES [TRACE]\n");
+		"usage: tmbench [-e ENGINE,...] [-c COLLIDE] [-r REPEAT] [-j FILE] [-t]\n"
+		"               RULES [TRACE]\n"
+		"engines: tuplemerge, tss, linear\n");
 	exit(1);
 }
 
@@ -354,11 +375,11 @@ int main(int argc, char **argv)
 			json = optarg;
 			break;
 		default:
-			usage();
+			print_usage();
 		}
 	}
 	if (optind >= argc || argc - optind > 2)
-		usage();
+		print_usage();
 	tracefile = argc - optind == 2 ? argv[optind + 1] : NULL;
 	rcu_register_thread();
 	if (cb_read_rules(argv[optind], &rs, err, sizeof(err)))
@@ -392,11 +413,12 @@ int main(int argc, char **argv)
 
 		run_engine(eng[i], collide, &rs, tr.keys, shuf, n, repeat,
 			   eng[i] == TM_ENGINE_LINEAR ? NULL : ref, r);
-		printf("%-10s %9.1f %9.1f %7.2f %9.1f %7.2f %8.3f %8.3f %8.1f %6u %6.2f %6u %lu/%lu\n",
+		printf("%-10s %9.1f %9.1f %7.2f %9.1f %7.2f %8.3f %8.3f",
 		       r->engine, r->build_ms, r->ns_trace, 1e3 / r->ns_trace,
 		       r->ns_shuffled, 1e3 / r->ns_shuffled, r->us_insert,
-		       r->us_delete, r->bytes_per_rule, r->tables, r->probes,
-		       r->max_chain, r->wrong, r->checked);
+		       r->us_delete);
+		printf(" %8.1f %6u %6.2f %6u %lu/%lu\n", r->bytes_per_rule,
+		       r->tables, r->probes, r->max_chain, r->wrong, r->checked);
 		fflush(stdout);
 	}
 	if (json) {
@@ -412,6 +434,7 @@ int main(int argc, char **argv)
 	free(shuf);
 	cb_trace_free(&tr);
 	cb_ruleset_free(&rs);
+	tm_rcu_flush();
 	rcu_barrier();
 	rcu_unregister_thread();
 	for (i = 0; i < neng; i++)

@@ -4,7 +4,8 @@
 # `make demo`, run inside the VM by selftests/vm/run.sh with the module
 # loaded: shows, step by step, what tuplemerge does today.
 
-source "$(dirname "$0")/lib.sh"
+# shellcheck source=selftests/lib.sh
+source "$(dirname "$0")/../lib.sh"
 
 require_module
 

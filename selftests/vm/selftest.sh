@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/vm/selftest.sh - the VM runner's own test.
+#
+# A runner that passes broken code proves nothing.  This builds the module
+# twice more with a fault injected (kmod/Kbuild: TM_FAULT) and checks that
+# run.sh fails on each, for the right reason, while the same test passes
+# with the real module:
+#
+#   warn_init   a WARN() in module init: the run fails on the kernel log
+#   leak_netns  tables of a dying namespace are never freed: the slab cache
+#               still has objects when the module is unloaded
+#
+# Usage: selftests/vm/selftest.sh [KVER]      (default 6.1)
+
+set -u
+
+VMDIR=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+TOP=$(dirname "$(dirname "$VMDIR")")
+KVER=${1:-6.1}
+TEST=netns_state.sh
+passed=0
+failed=0
+
+kdir=$(printf '%s\n' /usr/src/linux-headers-"$KVER".[0-9]*-amd64 |
+	sort -V | tail -n 1)
+[ -d "$kdir" ] || kdir=/usr/src/linux-headers-$KVER
+if [ ! -f "$kdir/Makefile" ]; then
+	echo "selftest: no kernel headers for $KVER (run make deps)"
+	exit 1
+fi
+krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	"$kdir/include/generated/utsrelease.h")
+
+report()
+{
+	if [ "$1" -eq 0 ]; then
+		echo "ok - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $2"
+		failed=$((failed + 1))
+	fi
+}
+
+# build FAULT: the module with FAULT injected ("" for none); prints its path.
+build()
+{
+	local dir=$TOP/build/selftest-${1:-none}-$krel
+
+	mkdir -p "$dir"
+	cp -asf "$TOP/Kbuild" "$TOP/kmod" "$TOP/include" "$dir/"
+	make -s -C "$kdir" M="$dir" ${1:+TM_FAULT=$1} modules >&2 || return 1
+	strip --strip-debug "$dir/kmod/tuplemerge.ko"
+	echo "$dir/kmod/tuplemerge.ko"
+}
+
+# expect FAULT WANT_RC PATTERN: run the test with that module.
+expect()
+{
+	local fault=$1 want=$2 pattern=$3 ko out rc
+
+	ko=$(build "$fault") || {
+		report 1 "${fault:-real module}: build"
+		return
+	}
+	out=$("$VMDIR/run.sh" -k "$krel" -m "$ko" "$TEST" 2>&1)
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "$out" | tail -n 20 | sed 's/^/#   /'
+		report 1 "${fault:-real module}: run.sh exit $rc, want $want"
+		return
+	fi
+	if [ -n "$pattern" ] && ! grep -qE "$pattern" <<<"$out"; then
+		echo "$out" | tail -n 20 | sed 's/^/#   /'
+		report 1 "${fault:-real module}: no \"$pattern\" in the output"
+		return
+	fi
+	report 0 "${fault:-real module}: run.sh exit $rc${pattern:+, reports \"$pattern\"}"
+}
+
+echo "# VM runner self-test on $krel with $TEST"
+expect "" 0 ""
+expect warn_init 1 "WARNING: .*main\\.c:[0-9]+ tm_init"
+expect leak_netns 1 "still has objects|Objects remaining"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
