@@ -112,15 +112,22 @@ bench:
 		build/bench/tmbench $(BENCH_RULES) $(BENCH_TRACE); \
 	fi
 
+# DESTDIR stages the install elsewhere (packaging); depmod runs on the result.
 install: modules tools
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \
+		modules_install
 	install -D -m 0755 $(TMCTL) $(DESTDIR)$(SBINDIR)/tmctl
-	depmod -a $(call release_of,$(KDIR))
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(call release_of,$(KDIR))
 
+# DKMS rebuilds the module for every kernel installed later.  DKMS_KVER
+# picks the kernel (default: the running one, as dkms does).
 DKMS_SRC := /usr/src/tuplemerge-$(VERSION)
+DKMS_FILES := Kbuild Makefile dkms.conf $(shell git ls-files kmod include \
+	2>/dev/null || find kmod include -name '*.[ch]' -o -name Kbuild)
 dkms-install:
+	-dkms remove -m tuplemerge -v $(VERSION) --all >/dev/null 2>&1
 	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
-	cp -a Kbuild Makefile dkms.conf kmod include $(DKMS_SRC)/
+	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
 	dkms add -m tuplemerge -v $(VERSION)
 	dkms build -m tuplemerge -v $(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
 	dkms install -m tuplemerge -v $(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
