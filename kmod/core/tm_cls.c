@@ -55,21 +55,6 @@ int tm_params_check(const struct tm_params *p, const char **why)
 	return 0;
 }
 
-static u32 tm_mask32(unsigned int len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
-/* Word @i of the mask of a prefix of @len bits. */
-static u32 tm_mask_word(unsigned int len, unsigned int i)
-{
-	if (len >= 32 * (i + 1))
-		return ~0u;
-	if (len <= 32 * i)
-		return 0;
-	return tm_mask32(len - 32 * i);
-}
-
 static bool tm_prefix_clean(const struct tm_addr *a, unsigned int len)
 {
 	unsigned int i;

@@ -23,6 +23,15 @@ struct tm_rrec {
 	struct tm_rrec **tab_pprev;
 };
 
+/* Word @i (0..3) of the mask of a prefix of @len bits, branch-free. */
+static __always_inline u32 tm_mask_word(unsigned int len, unsigned int i)
+{
+	int bits = (int)len - 32 * (int)i;
+
+	bits = bits < 0 ? 0 : bits > 32 ? 32 : bits;
+	return (u32)(~0ULL << (32 - bits));
+}
+
 /* (priority, id): lower wins; unique per rule. */
 static inline u64 tm_rank(const struct tm_rule *r)
 {

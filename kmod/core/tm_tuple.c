@@ -207,20 +207,6 @@ static __always_inline struct tm_ent *tm_node_ent(const struct tm_node *n,
 	return (struct tm_ent *)(n->ent + i * tm_ent_size(nw));
 }
 
-static u32 tm_mask32(unsigned int len)
-{
-	return len ? ~0u << (32 - len) : 0;
-}
-
-static u32 tm_mask_word(unsigned int len, unsigned int i)
-{
-	if (len >= 32 * (i + 1))
-		return ~0u;
-	if (len <= 32 * i)
-		return 0;
-	return tm_mask32(len - 32 * i);
-}
-
 static bool tm_sport_exact(const struct tm_rule *r)
 {
 	return r->sport_lo == r->sport_hi;
@@ -259,15 +245,6 @@ static __always_inline u32 tm_hash(const u32 *s, const u32 *d, u32 ports,
 	return (u32)(x >> 32) ?: 1;
 }
 
-/* Word @i of a prefix mask of @len bits, branch-free. */
-static __always_inline u32 tm_mask_fast(unsigned int len, unsigned int i)
-{
-	int bits = (int)len - 32 * (int)i;
-
-	bits = bits < 0 ? 0 : bits > 32 ? 32 : bits;
-	return (u32)(~0ULL << (32 - bits));
-}
-
 static __always_inline u32 tm_hash_key(const struct tm_tle *e,
 				       const struct tm_key *k, u32 seed,
 				       const unsigned int nw)
@@ -280,8 +257,8 @@ static __always_inline u32 tm_hash_key(const struct tm_tle *e,
 		d[0] = k->dst.w[0] & e->dmask;
 	} else {
 		for (i = 0; i < nw; i++) {
-			s[i] = k->src.w[i] & tm_mask_fast(e->slen, i);
-			d[i] = k->dst.w[i] & tm_mask_fast(e->dlen, i);
+			s[i] = k->src.w[i] & tm_mask_word(e->slen, i);
+			d[i] = k->dst.w[i] & tm_mask_word(e->dlen, i);
 		}
 	}
 	return tm_hash(s, d, ((u32)k->sport << 16 | k->dport) & e->pmask,
