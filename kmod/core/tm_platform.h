@@ -16,6 +16,7 @@
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/types.h>
 
@@ -30,6 +31,7 @@
 #define tm_free_rcu(p, field)	kvfree_rcu(p, field)
 #define tm_random_u32()		get_random_u32()
 #define tm_prefetch(p)		prefetch(p)
+#define tm_sort(b, n, sz, cmp)	sort(b, n, sz, cmp, NULL)
 
 #else /* userspace */
 
@@ -72,6 +74,7 @@ void *tm_test_alloc(size_t size, bool zero);
 #define rcu_dereference_protected(p, c)	(p)
 #define RCU_INIT_POINTER(p, v)	((p) = (v))
 #define tm_prefetch(p)		__builtin_prefetch(p)
+#define tm_sort(b, n, sz, cmp)	qsort(b, n, sz, cmp)
 /* The kernel's barriers as C11 fences: orders stores */
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 /* orders loads */

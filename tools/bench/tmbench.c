@@ -79,6 +79,21 @@ static void die(const char *msg)
 	exit(1);
 }
 
+static int gap = -1, hash = -1;	/* -1: the default */
+
+static int parse_hash(const char *arg)
+{
+	int h = 0;
+
+	if (strstr(arg, "sport"))
+		h |= TM_HASH_SPORT;
+	if (strstr(arg, "dport"))
+		h |= TM_HASH_DPORT;
+	if (strstr(arg, "proto"))
+		h |= TM_HASH_PROTO;
+	return h;
+}
+
 static struct tm_cls *build(u8 engine, u8 collide, const struct tm_rule *r,
 			    size_t n)
 {
@@ -92,6 +107,10 @@ static struct tm_cls *build(u8 engine, u8 collide, const struct tm_rule *r,
 	p.engine = engine;
 	if (collide)
 		p.collide = collide;
+	if (gap >= 0)
+		p.gap = gap;
+	if (hash >= 0)
+		p.hash = hash;
 	cls = tm_cls_create(&p);
 	if (!cls)
 		die("cannot create a classifier (bad parameters?)");
@@ -357,8 +376,14 @@ int main(int argc, char **argv)
 	u8 collide = 0;
 	size_t n;
 
-	while ((c = getopt(argc, argv, "e:c:r:j:th")) != -1) {
+	while ((c = getopt(argc, argv, "e:c:g:H:r:j:th")) != -1) {
 		switch (c) {
+		case 'g':
+			gap = atoi(optarg);
+			break;
+		case 'H':
+			hash = parse_hash(optarg);
+			break;
 		case 't':
 			show_tables = true;
 			break;
