@@ -20,11 +20,22 @@ KDIR ?= $(call headers_of,6.1)
 KVER ?= 6.1
 KVERS ?= 6.1 6.12
 
-# Where a kernel's module is built for the VM: build/<release>/kmod/.
+# Where a kernel's module is built for the VM: build/<release>/kmod/
+# (MODBUILD moves it, for the runner's self-test).
 BUILD := $(CURDIR)/build
+MODBUILD ?= $(BUILD)
 vm_kdir = $(call headers_of,$(1))
 vm_krel = $(call release_of,$(call vm_kdir,$(1)))
-vm_ko = $(BUILD)/$(call vm_krel,$(1))/kmod/tuplemerge.ko
+vm_ko = $(MODBUILD)/$(call vm_krel,$(1))/kmod/tuplemerge.ko
+
+# $(call shadow_build,DIR,KDIR,ARGS): an out-of-tree build in DIR, a shadow
+# tree of symlinks, so that builds for several kernels never overwrite each
+# other or the in-tree build.
+define shadow_build
+	@mkdir -p $(1)
+	@cp -asf $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(1)/
+	$(MAKE) -C $(2) M=$(1) $(3) modules
+endef
 
 TMCTL := tools/tmctl/tmctl
 PREFIX ?= /usr/local
@@ -34,7 +45,7 @@ SBINDIR ?= $(PREFIX)/sbin
 need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 	for '$(2)' (looked for $(1)); run `make deps` or pass KDIR=))
 
-.PHONY: all modules tools check check-core check-style vm-check vm-check-all \
+.PHONY: all modules tools check sparse check-core check-style vm-check vm-check-all \
 	vm-selftest modules-all bench install dkms-install dkms-uninstall \
 	style sparse clean clean-modules deps demo help
 
@@ -47,18 +58,16 @@ modules:
 tools:
 	$(MAKE) -C tools/tmctl
 
-# Out-of-tree build in a shadow tree of symlinks, one per kernel, so that
-# builds for 6.1 and 6.12 never overwrite each other or the in-tree build.
-# Warnings are errors here: this is what `make check` holds the code to.
-$(BUILD)/%/kmod/tuplemerge.ko: FORCE
+# The module the VM loads, one per kernel.  Warnings are errors here: this
+# is what `make check` holds the code to.
+$(MODBUILD)/%/kmod/tuplemerge.ko: FORCE
 	$(call need_kdir,$(call vm_kdir,$*),$*)
-	@mkdir -p $(BUILD)/$*
-	@cp -asf $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(BUILD)/$*/
-	$(MAKE) -C $(call vm_kdir,$*) M=$(BUILD)/$* W=1 KCFLAGS=-Werror \
-		$(if $(TM_FAULT),TM_FAULT=$(TM_FAULT)) modules
+	$(call shadow_build,$(MODBUILD)/$*,$(call vm_kdir,$*),W=1 \
+		KCFLAGS=-Werror $(if $(TM_FAULT),TM_FAULT=$(TM_FAULT)))
 	@# Debug info makes insmod 15x slower under TCG: keep it aside.
-	@objcopy --only-keep-debug $@ $@.debug
-	@strip --strip-debug $@
+	@if objdump -h $@ | grep -q '\.debug_info'; then \
+		objcopy --only-keep-debug $@ $@.debug && strip --strip-debug $@; \
+	fi
 
 FORCE:
 
@@ -67,6 +76,10 @@ module-%:
 	$(MAKE) $(call vm_ko,$*)
 
 modules-all: $(addprefix module-,$(KVERS))
+
+# The exact release of a series, for scripts: make -s krel-6.12
+krel-%:
+	@echo $(call vm_krel,$*)
 
 vm-check: tools
 	$(MAKE) module-$(KVER)
@@ -162,22 +175,19 @@ style: $(CHECKPATCH)
 		-f $(filter tools/% selftests/%,$(C_SOURCES))
 	shellcheck -x $(SH_SOURCES)
 
-sparse:
-	@for v in $(KVERS); do \
-		d=$$(ls -d /usr/src/linux-headers-$$v.*-amd64 | sort -V | tail -1); \
-		r=$$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $$d/include/generated/utsrelease.h); \
-		mkdir -p $(BUILD)/sparse-$$r && \
-		cp -asf $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(BUILD)/sparse-$$r/ && \
-		$(MAKE) -C $$d M=$(BUILD)/sparse-$$r C=2 \
-			CF="-Wsparse-error -D__CHECK_ENDIAN__" modules || exit 1; \
-	done
+sparse: $(addprefix sparse-,$(KVERS))
+
+sparse-%:
+	$(call need_kdir,$(call vm_kdir,$*),$*)
+	$(call shadow_build,$(BUILD)/sparse-$(call vm_krel,$*),$(call vm_kdir,$*),\
+		C=2 CF="-Wsparse-error -D__CHECK_ENDIAN__")
 
 clean-modules:
 	$(if $(wildcard $(KDIR)/Makefile),$(MAKE) -C $(KDIR) M=$(CURDIR) clean)
 
 clean: clean-modules
 	$(MAKE) -C tools/tmctl clean
-	rm -rf $(BUILD)/[0-9]* $(BUILD)/sparse-*
+	rm -rf $(BUILD)/[0-9]* $(BUILD)/sparse-* $(BUILD)/selftest-*
 
 deps:
 	bash tools/deps.sh

@@ -23,15 +23,11 @@ TEST=netns_state.sh
 passed=0
 failed=0
 
-kdir=$(printf '%s\n' /usr/src/linux-headers-"$KVER".[0-9]*-amd64 |
-	sort -V | tail -n 1)
-[ -d "$kdir" ] || kdir=/usr/src/linux-headers-$KVER
-if [ ! -f "$kdir/Makefile" ]; then
+krel=$(make -s --no-print-directory -C "$TOP" krel-"$KVER")
+if [ -z "$krel" ]; then
 	echo "selftest: no kernel headers for $KVER (run make deps)"
 	exit 1
 fi
-krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
-	"$kdir/include/generated/utsrelease.h")
 
 report()
 {
@@ -47,13 +43,11 @@ report()
 # build FAULT: the module with FAULT injected ("" for none); prints its path.
 build()
 {
-	local dir=$TOP/build/selftest-${1:-none}-$krel
+	local dir=$TOP/build/selftest-${1:-none}
 
-	mkdir -p "$dir"
-	cp -asf "$TOP/Kbuild" "$TOP/kmod" "$TOP/include" "$dir/"
-	make -s -C "$kdir" M="$dir" ${1:+TM_FAULT=$1} modules >&2 || return 1
-	strip --strip-debug "$dir/kmod/tuplemerge.ko"
-	echo "$dir/kmod/tuplemerge.ko"
+	make -s --no-print-directory -C "$TOP" module-"$KVER" MODBUILD="$dir" \
+		${1:+TM_FAULT=$1} >&2 || return 1
+	echo "$dir/$krel/kmod/tuplemerge.ko"
 }
 
 # expect FAULT WANT_RC PATTERN: run the test with that module.
