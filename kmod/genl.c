@@ -32,6 +32,10 @@ static const struct nla_policy tm_table_new_policy[TM_A_MAX + 1] = {
 	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 },
 	[TM_A_TABLE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
 					       TM_FAMILY_MAX),
+	[TM_A_TABLE_HOOK] = NLA_POLICY_MAX(NLA_U8, TM_HOOK_MAX),
+	[TM_A_TABLE_PRIORITY] = { .type = NLA_S32 },
+	[TM_A_TABLE_POLICY] = NLA_POLICY_MAX(NLA_U8, TM_POLICY_MAX),
+	[TM_A_TABLE_ENGINE] = NLA_POLICY_MAX(NLA_U8, TM_ENG_MAX),
 };
 
 static const struct nla_policy tm_table_name_policy[TM_A_MAX + 1] = {
@@ -56,6 +60,11 @@ static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 	if (nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
 	    nla_put_u32(skb, TM_A_TABLE_HANDLE, t->handle) ||
 	    nla_put_u8(skb, TM_A_TABLE_FAMILY, t->family) ||
+	    nla_put_u8(skb, TM_A_TABLE_HOOK, t->hook) ||
+	    nla_put_s32(skb, TM_A_TABLE_PRIORITY, t->priority) ||
+	    nla_put_u8(skb, TM_A_TABLE_POLICY, t->policy) ||
+	    nla_put_u8(skb, TM_A_TABLE_ENGINE, t->engine) ||
+	    nla_put_u32(skb, TM_A_TABLE_RULES, tm_table_rules(t)) ||
 	    tm_put_generation(skb, generation)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -126,16 +135,26 @@ nospace:
 	return -EMSGSIZE;
 }
 
+static u8 tm_get_u8(struct genl_info *info, int attr, u8 def)
+{
+	return info->attrs[attr] ? nla_get_u8(info->attrs[attr]) : def;
+}
+
 static int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 {
-	const char *name = tm_get_name(info);
-	u8 family = TM_FAMILY_INET;
+	struct tm_table_cfg cfg = {
+		.name = tm_get_name(info),
+		.family = tm_get_u8(info, TM_A_TABLE_FAMILY, TM_FAMILY_INET),
+		.hook = tm_get_u8(info, TM_A_TABLE_HOOK, TM_HOOK_INPUT),
+		.policy = tm_get_u8(info, TM_A_TABLE_POLICY, TM_POLICY_ACCEPT),
+		.engine = tm_get_u8(info, TM_A_TABLE_ENGINE, TM_ENG_TUPLEMERGE),
+	};
 
-	if (!name)
+	if (!cfg.name)
 		return -EINVAL;
-	if (info->attrs[TM_A_TABLE_FAMILY])
-		family = nla_get_u8(info->attrs[TM_A_TABLE_FAMILY]);
-	return tm_table_add(genl_info_net(info), name, family, info->extack);
+	if (info->attrs[TM_A_TABLE_PRIORITY])
+		cfg.priority = nla_get_s32(info->attrs[TM_A_TABLE_PRIORITY]);
+	return tm_table_add(genl_info_net(info), &cfg, info->extack);
 }
 
 static int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info)

@@ -36,7 +36,7 @@ static void __net_exit tm_net_exit(struct net *net)
 
 	mutex_lock(&tn->lock);
 #ifndef TM_FAULT_LEAK_NETNS
-	tm_table_flush(tn);
+	tm_table_flush(net, tn);
 #else
 	/* Injected fault: forget the tables; the runner must catch the leak. */
 	INIT_LIST_HEAD(&tn->tables);

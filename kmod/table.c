@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include "tm.h"
+#include "core/tm_cls.h"
 
 static struct kmem_cache *tm_table_cache __read_mostly;
 
@@ -25,7 +26,28 @@ struct tm_table *tm_table_find(struct tm_net *tn, const char *name)
 	return NULL;
 }
 
-int tm_table_add(struct net *net, const char *name, u8 family,
+u32 tm_table_rules(const struct tm_table *t)
+{
+	struct tm_stats st;
+
+	tm_cls_stats(t->cls, &st);
+	return st.rules;
+}
+
+static struct tm_cls *tm_table_cls(const struct tm_table_cfg *cfg)
+{
+	struct tm_params p;
+
+	/* The ABI's engine numbers are the core's. */
+	BUILD_BUG_ON((int)TM_ENG_TUPLEMERGE != (int)TM_ENGINE_TUPLEMERGE ||
+		     (int)TM_ENG_TSS != (int)TM_ENGINE_TSS ||
+		     (int)TM_ENG_LINEAR != (int)TM_ENGINE_LINEAR);
+	tm_params_default(&p);
+	p.engine = cfg->engine;
+	return tm_cls_create(&p);
+}
+
+int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 		 struct netlink_ext_ack *extack)
 {
 	struct tm_net *tn = tm_net(net);
@@ -33,7 +55,7 @@ int tm_table_add(struct net *net, const char *name, u8 family,
 	int err = 0;
 
 	mutex_lock(&tn->lock);
-	if (tm_table_find(tn, name)) {
+	if (tm_table_find(tn, cfg->name)) {
 		NL_SET_ERR_MSG(extack, "A table with this name already exists");
 		err = -EEXIST;
 		goto out;
@@ -48,8 +70,25 @@ int tm_table_add(struct net *net, const char *name, u8 family,
 		err = -ENOMEM;
 		goto out;
 	}
-	strscpy(t->name, name, sizeof(t->name));
-	t->family = family;
+	strscpy(t->name, cfg->name, sizeof(t->name));
+	t->family = cfg->family;
+	t->hook = cfg->hook;
+	t->policy = cfg->policy;
+	t->engine = cfg->engine;
+	t->priority = cfg->priority;
+	t->cls = tm_table_cls(cfg);
+	if (!t->cls) {
+		kmem_cache_free(tm_table_cache, t);
+		err = -ENOMEM;
+		goto out;
+	}
+	err = tm_hook_register(net, t);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Cannot attach the table to its netfilter hook");
+		tm_cls_destroy(t->cls);
+		kmem_cache_free(tm_table_cache, t);
+		goto out;
+	}
 	t->handle = tn->next_handle++;
 	list_add_tail_rcu(&t->list, &tn->tables);
 	tn->ntables++;
@@ -66,11 +105,18 @@ static void tm_table_free_rcu(struct rcu_head *head)
 			container_of(head, struct tm_table, rcu));
 }
 
-static void tm_table_unlink(struct tm_net *tn, struct tm_table *t)
+/*
+ * Detach @t from netfilter and from the list, then free it once no packet
+ * and no reader can see it any more.
+ */
+static void tm_table_unlink(struct net *net, struct tm_net *tn,
+			    struct tm_table *t)
 {
 	lockdep_assert_held(&tn->lock);
+	tm_hook_unregister(net, t);
 	list_del_rcu(&t->list);
 	tn->ntables--;
+	tm_cls_destroy(t->cls);
 	call_rcu(&t->rcu, tm_table_free_rcu);
 }
 
@@ -90,19 +136,19 @@ int tm_table_del(struct net *net, const char *name,
 	}
 	tn->generation++;
 	tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL, tn->generation);
-	tm_table_unlink(tn, t);
+	tm_table_unlink(net, tn, t);
 out:
 	mutex_unlock(&tn->lock);
 	return err;
 }
 
 /* Drop every table of a dying namespace.  No event: nobody can listen. */
-void tm_table_flush(struct tm_net *tn)
+void tm_table_flush(struct net *net, struct tm_net *tn)
 {
 	struct tm_table *t, *tmp;
 
 	list_for_each_entry_safe(t, tmp, &tn->tables, list)
-		tm_table_unlink(tn, t);
+		tm_table_unlink(net, tn, t);
 	tn->generation++;
 }
 

@@ -28,12 +28,20 @@ run grep -E '^tuplemerge ' /proc/modules
 
 step "each network namespace has its own tables"
 run "$TMCTL" -n "$blue" table add filter family inet
-run "$TMCTL" -n "$blue" table add edge family ip6
-run "$TMCTL" -n "$red" table add filter family ip
+run "$TMCTL" -n "$blue" table add edge family ip6 hook prerouting engine tss
+run "$TMCTL" -n "$red" table add filter family ip policy drop
 run "$TMCTL" -n "$blue" table list
 run "$TMCTL" -n "$red" table list
 run "$TMCTL" -n "$blue" -j table list
 run "$TMCTL" -n "$blue" stats
+
+step "a table's policy decides at its netfilter hook"
+run ip netns exec "$blue" ping -c 1 -W 1 127.0.0.1
+echo "(blue has no drop table: the ping above passes)"
+run ip netns exec "$red" ping -c 1 -W 1 127.0.0.1
+echo "(red's ip table drops on input: the ping above gets no answer)"
+run "$TMCTL" -n "$red" table del filter
+run ip netns exec "$red" ping -c 1 -W 1 127.0.0.1
 
 step "errors say what is wrong"
 run "$TMCTL" -n "$blue" table add filter

@@ -82,3 +82,9 @@ void tm_out_u64(const char *key, uint64_t val)
 	tm_out_key(key);
 	printf("%llu", (unsigned long long)val);
 }
+
+void tm_out_s64(const char *key, int64_t val)
+{
+	tm_out_key(key);
+	printf("%lld", (long long)val);
+}

@@ -47,6 +47,7 @@ void tm_out_begin_object(void);
 void tm_out_end_object(void);
 void tm_out_str(const char *key, const char *val);
 void tm_out_u64(const char *key, uint64_t val);
+void tm_out_s64(const char *key, int64_t val);
 
 /* Object handlers: argv starts after the object name. */
 int tm_do_table(int argc, char **argv);

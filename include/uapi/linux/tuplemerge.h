@@ -20,11 +20,15 @@
  *	Reply:   TM_A_NET_TABLES, TM_A_NET_GENERATION.
  *
  * TM_CMD_TABLE_NEW (do, admin)
- *	Create a table.  Request: TM_A_TABLE_NAME (required), TM_A_TABLE_FAMILY
- *	(TM_FAMILY_*, default TM_FAMILY_INET).  Fails with EEXIST when a
- *	table of that name exists in the namespace, ENOSPC past
- *	TM_MAX_TABLES_PER_NET tables.  Emits TM_CMD_TABLE_NEW to the
- *	TM_GENL_MCGRP_EVENTS group.
+ *	Create a table and attach it to its netfilter hook.  Request:
+ *	TM_A_TABLE_NAME (required), TM_A_TABLE_FAMILY (TM_FAMILY_*, default
+ *	TM_FAMILY_INET), TM_A_TABLE_HOOK (TM_HOOK_*, default TM_HOOK_INPUT),
+ *	TM_A_TABLE_PRIORITY (s32, netfilter priority, default 0),
+ *	TM_A_TABLE_POLICY (TM_POLICY_*, verdict when no rule matches,
+ *	default TM_POLICY_ACCEPT), TM_A_TABLE_ENGINE (TM_ENG_*, default
+ *	TM_ENG_TUPLEMERGE).  Fails with EEXIST when a table of that name
+ *	exists in the namespace, ENOSPC past TM_MAX_TABLES_PER_NET tables.
+ *	Emits TM_CMD_TABLE_NEW to the TM_GENL_MCGRP_EVENTS group.
  *
  * TM_CMD_TABLE_DEL (do, admin)
  *	Delete a table by TM_A_TABLE_NAME.  ENOENT when there is none.
@@ -35,7 +39,8 @@
  *	namespace, ordered by TM_A_TABLE_HANDLE; a dump interrupted by a
  *	concurrent change is flagged NLM_F_DUMP_INTR.
  *	Reply: TM_A_TABLE_NAME, TM_A_TABLE_HANDLE, TM_A_TABLE_FAMILY,
- *	TM_A_NET_GENERATION.
+ *	TM_A_TABLE_HOOK, TM_A_TABLE_PRIORITY, TM_A_TABLE_POLICY,
+ *	TM_A_TABLE_ENGINE, TM_A_TABLE_RULES, TM_A_NET_GENERATION.
  *
  * Every change bumps the namespace's generation number (TM_A_NET_GENERATION,
  * u64, starts at 0), which is also reported with every table and event.
@@ -76,6 +81,37 @@ enum tm_family {
 	TM_FAMILY_MAX = __TM_FAMILY_MAX - 1
 };
 
+/* Netfilter hooks, in the order and with the values of NF_INET_*. */
+enum tm_hook {
+	TM_HOOK_PREROUTING,
+	TM_HOOK_INPUT,
+	TM_HOOK_FORWARD,
+	TM_HOOK_OUTPUT,
+	TM_HOOK_POSTROUTING,
+
+	__TM_HOOK_MAX,
+	TM_HOOK_MAX = __TM_HOOK_MAX - 1
+};
+
+/* What a table does with a packet no rule matches. */
+enum tm_policy {
+	TM_POLICY_ACCEPT,
+	TM_POLICY_DROP,
+
+	__TM_POLICY_MAX,
+	TM_POLICY_MAX = __TM_POLICY_MAX - 1
+};
+
+/* Classification engines (see Documentation/classifier.rst). */
+enum tm_engine_type {
+	TM_ENG_TUPLEMERGE,
+	TM_ENG_TSS,
+	TM_ENG_LINEAR,
+
+	__TM_ENG_MAX,
+	TM_ENG_MAX = __TM_ENG_MAX - 1
+};
+
 enum tm_attr {
 	TM_A_UNSPEC,
 	TM_A_PAD,
@@ -84,6 +120,11 @@ enum tm_attr {
 	TM_A_TABLE_NAME,	/* string, at most TM_NAME_MAX - 1 bytes */
 	TM_A_TABLE_HANDLE,	/* u32: assigned by the kernel, never reused */
 	TM_A_TABLE_FAMILY,	/* u8: enum tm_family */
+	TM_A_TABLE_HOOK,	/* u8: enum tm_hook */
+	TM_A_TABLE_PRIORITY,	/* s32: netfilter hook priority */
+	TM_A_TABLE_POLICY,	/* u8: enum tm_policy */
+	TM_A_TABLE_ENGINE,	/* u8: enum tm_engine_type */
+	TM_A_TABLE_RULES,	/* u32: rules in the table */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
