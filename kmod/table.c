@@ -28,10 +28,7 @@ struct tm_table *tm_table_find(struct tm_net *tn, const char *name)
 
 u32 tm_table_rules(const struct tm_table *t)
 {
-	struct tm_stats st;
-
-	tm_cls_stats(t->cls, &st);
-	return st.rules;
+	return tm_cls_rules(t->cls);
 }
 
 static struct tm_cls *tm_table_cls(const struct tm_table_cfg *cfg)

@@ -424,6 +424,11 @@ int tm_cls_for_each(const struct tm_cls *cls,
 	return 0;
 }
 
+u32 tm_cls_rules(const struct tm_cls *cls)
+{
+	return cls->nrules;
+}
+
 void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st)
 {
 	memset(st, 0, sizeof(*st));

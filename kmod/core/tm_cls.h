@@ -144,6 +144,8 @@ const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 int tm_cls_for_each(const struct tm_cls *cls,
 		    int (*fn)(const struct tm_rule *r, void *arg), void *arg);
 void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st);
+/* Installed rules, O(1) (tm_cls_stats() walks every table). */
+u32 tm_cls_rules(const struct tm_cls *cls);
 
 /* One hash table of a tuple engine, as tm_cls_tables() reports it. */
 struct tm_table_info {
