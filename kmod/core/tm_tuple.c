@@ -276,22 +276,39 @@ static __always_inline u32 tm_hash_key(const struct tm_tle *e,
 		       k->proto & e->prmask, seed, nw);
 }
 
-/* The hash of a rule in table @t: that of every packet it matches. */
+/* The masks of table @t as lookups see them, in its list entry @e. */
+static void tm_tle_masks(struct tm_tle *e, const struct tm_ttab *t)
+{
+	e->smask = t->smask[0];
+	e->dmask = t->dmask[0];
+	e->pmask = t->pmask;
+	e->prmask = t->prmask;
+	e->slen = t->tu.slen;
+	e->dlen = t->tu.dlen;
+}
+
+/*
+ * The hash of a rule in table @t: that of every packet it matches, computed
+ * by the lookup's own code on a packet made of the rule's fixed bits, so
+ * that writer and readers can never hash differently.
+ */
 static u32 tm_hash_rule(const struct tm_ttab *t, const struct tm_rule *r,
 			u32 seed, unsigned int nw)
 {
-	u32 s[4], d[4];
-	unsigned int i;
+	struct tm_key k = {
+		.src = r->src,
+		.dst = r->dst,
+		.sport = r->sport_lo,
+		.dport = r->dport_lo,
+		.proto = r->proto,
+		.family = r->family,
+	};
+	struct tm_tle e;
 
-	for (i = 0; i < nw; i++) {
-		s[i] = r->src.w[i] & t->smask[i];
-		d[i] = r->dst.w[i] & t->dmask[i];
-	}
+	tm_tle_masks(&e, t);
 	if (nw == 1)
-		return tm_hash(s, d, ((u32)r->sport_lo << 16 | r->dport_lo) &
-			       t->pmask, r->proto & t->prmask, seed, 1);
-	return tm_hash(s, d, ((u32)r->sport_lo << 16 | r->dport_lo) &
-		       t->pmask, r->proto & t->prmask, seed, 4);
+		return tm_hash_key(&e, &k, seed, 1);
+	return tm_hash_key(&e, &k, seed, 4);
 }
 
 static __always_inline bool tm_ent_matches(const struct tm_ent *e,
@@ -591,12 +608,7 @@ static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
 		e.slot = t->htab->slot;
 		e.hmask = t->htab->mask;
 		e.hshift = t->htab->shift;
-		e.smask = t->smask[0];
-		e.dmask = t->dmask[0];
-		e.pmask = t->pmask;
-		e.prmask = t->prmask;
-		e.slen = t->tu.slen;
-		e.dlen = t->tu.dlen;
+		tm_tle_masks(&e, t);
 		for (j = n++; j > 0 && tl->e[j - 1].best > e.best; j--)
 			tl->e[j] = tl->e[j - 1];
 		tl->e[j] = e;
