@@ -96,6 +96,10 @@ int tm_rule_check(const struct tm_rule *r, const char **why)
 		*why = "protocol both any and given";
 		return -EINVAL;
 	}
+	/*
+	 * Any iif and oif is valid: 0 is any interface, and an ifindex that
+	 * names no device (yet) is only a rule that matches no packet.
+	 */
 	return 0;
 }
 
@@ -112,7 +116,8 @@ bool tm_rule_matches(const struct tm_rule *r, const struct tm_key *k)
 	}
 	return k->sport >= r->sport_lo && k->sport <= r->sport_hi &&
 	       k->dport >= r->dport_lo && k->dport <= r->dport_hi &&
-	       (r->proto_any || k->proto == r->proto);
+	       (r->proto_any || k->proto == r->proto) &&
+	       (!r->iif || r->iif == k->iif) && (!r->oif || r->oif == k->oif);
 }
 
 /* The id index: a chained hash table that grows with the rule count. */

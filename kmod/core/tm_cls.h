@@ -53,9 +53,21 @@ struct tm_rule {
 	struct tm_addr src;	/* bits past src_len must be zero */
 	struct tm_addr dst;	/* bits past dst_len must be zero */
 	u64 action;		/* opaque to the classifier */
+	/*
+	 * Interfaces, as ifindexes: 0 matches any, including a key without
+	 * one; otherwise the key's must be equal.  Never hashed: the tuple
+	 * engines check them after the other fields, and only for the rules
+	 * that have one.
+	 */
+	u32 iif;		/* input interface, 0: any */
+	u32 oif;		/* output interface, 0: any */
 };
 
-/* The header fields of a packet to classify. */
+/*
+ * The header fields of a packet to classify, and the interfaces it came in
+ * and goes out by.  The interfaces come last, after the fields every lookup
+ * reads: only rules with an interface look at them.
+ */
 struct tm_key {
 	struct tm_addr src;
 	struct tm_addr dst;
@@ -63,6 +75,8 @@ struct tm_key {
 	u16 dport;
 	u8 proto;
 	u8 family;
+	u32 iif;		/* input ifindex; 0: none (e.g. at OUTPUT) */
+	u32 oif;		/* output ifindex; 0: none (e.g. at INPUT) */
 };
 
 /* Classification engines, selectable per classifier. */

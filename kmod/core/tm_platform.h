@@ -3,13 +3,14 @@
  * The few services the classification core needs from its environment,
  * mapped to the kernel or, when built in userspace for tests, fuzzing and
  * benchmarks, to libc and liburcu: fixed-width types, allocation that may
- * fail, RCU publication and deferred freeing, and branch hints.
+ * fail, RCU publication and deferred freeing, branch hints and static_assert.
  */
 #ifndef _TM_PLATFORM_H
 #define _TM_PLATFORM_H
 
 #ifdef __KERNEL__
 
+#include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/prefetch.h>
@@ -35,6 +36,7 @@
 
 #else /* userspace */
 
+#include <assert.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>

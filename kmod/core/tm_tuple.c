@@ -8,9 +8,10 @@
  * Problem
  * -------
  * A rule matches a source prefix, a destination prefix, a source and a
- * destination port range and a protocol (exact or any).  Given a packet,
- * find the matching rule of lowest rank, rank = (priority, id), while rules
- * are added and removed at any rate and lookups never wait.
+ * destination port range and a protocol (exact or any), and optionally an
+ * input and an output interface.  Given a packet, find the matching rule of
+ * lowest rank, rank = (priority, id), while rules are added and removed at
+ * any rate and lookups never wait.
  *
  * Tuples and tuple space search
  * -----------------------------
@@ -68,13 +69,24 @@
  *     longer (rank-ordered) buckets need 2.7 / 3.4 / 4.4 probes on the
  *     ClassBench acl1 / fw1 / ipc1 10K sets, against 4.7 / 9.6 / 11.7.
  *
+ * Interfaces
+ * ----------
+ * No table hashes the input or output interface: rules that differ only
+ * there share a bucket, and a bucket entry carries a flag telling whether
+ * its rule has an interface at all.  The entries of rules without one skip
+ * the check on one byte of the entry's first cache line; the others compare
+ * the rule's interfaces with the packet's after every other field matched.
+ *
  * Lookup and early exit
  * ---------------------
  * Within a bucket the rules are sorted by rank, so the first one matching is
  * the bucket's answer.  The tables of a family are kept in a list sorted by
  * the best rank they hold; a lookup walks the list and stops at the first
  * table whose best rank is no better than the best match found so far.
- * With ClassBench sets most lookups end after a few tables.
+ * With ClassBench sets most lookups end after a few tables.  Only a full
+ * match (interfaces included) ends a bucket or improves the best rank: an
+ * entry that fails on any field, if only on its interface, lets the scan
+ * go on to the next entry and the next tables.
  *
  * Updates and readers
  * -------------------
@@ -128,7 +140,8 @@ struct tm_tuple {
 /*
  * A rule as stored in a bucket: its rank, what a lookup returns, and its
  * match fields.  The addresses follow, nw words each: source, source mask,
- * destination, destination mask.
+ * destination, destination mask.  The interfaces stay in the rule, which
+ * only entries with TM_ENT_IFACE read.
  */
 struct tm_ent {
 	u64 rank;
@@ -136,10 +149,15 @@ struct tm_ent {
 	u32 sports;		/* lo | hi << 16; lo > hi: disabled */
 	u32 dports;
 	u8 proto, pmask;
+	u8 flags;		/* TM_ENT_* */
 	u32 a[];
 };
 
+/* The flags live in what was padding: an entry is no bigger for them. */
+static_assert(sizeof(struct tm_ent) == 32, "tm_ent grew");
+
 #define TM_ENT_DEAD	0x0000ffffu	/* lo 0xffff, hi 0: matches no port */
+#define TM_ENT_IFACE	0x01		/* the rule has an iif or an oif */
 
 static __always_inline unsigned int tm_ent_size(unsigned int nw)
 {
@@ -311,6 +329,22 @@ static u32 tm_hash_rule(const struct tm_ttab *t, const struct tm_rule *r,
 	return tm_hash_key(&e, &k, seed, 4);
 }
 
+static bool tm_rule_has_iface(const struct tm_rule *r)
+{
+	return r->iif || r->oif;
+}
+
+/* The interfaces of @r, of an entry with TM_ENT_IFACE, admit @k. */
+static __always_inline bool tm_ent_iface_ok(const struct tm_rule *r,
+					    const struct tm_key *k)
+{
+	return (!r->iif || r->iif == k->iif) && (!r->oif || r->oif == k->oif);
+}
+
+/*
+ * The interfaces come last: a disabled entry, whose rule may be freed
+ * already, fails on its ports before, and so never reads its rule.
+ */
 static __always_inline bool tm_ent_matches(const struct tm_ent *e,
 					   const struct tm_key *k,
 					   const unsigned int nw)
@@ -326,7 +360,8 @@ static __always_inline bool tm_ent_matches(const struct tm_ent *e,
 	}
 	return k->sport >= (u16)sp && k->sport <= sp >> 16 &&
 	       k->dport >= (u16)e->dports && k->dport <= e->dports >> 16 &&
-	       (k->proto & e->pmask) == e->proto;
+	       (k->proto & e->pmask) == e->proto &&
+	       (likely(!e->flags) || tm_ent_iface_ok(e->rule, k));
 }
 
 static __always_inline const struct tm_node *
@@ -377,6 +412,7 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 		node = tm_slot_find(e->slot, e->hmask, e->hshift, hash);
 		if (!node)
 			continue;
+		/* In rank order: the first full match is the bucket's best. */
 		for (j = 0; j < node->n; j++) {
 			const struct tm_ent *ent = tm_node_ent(node, j, nw);
 
@@ -432,6 +468,7 @@ static void tm_ent_fill(struct tm_ent *e, const struct tm_rule *r,
 	e->dports = (u32)r->dport_hi << 16 | r->dport_lo;
 	e->proto = r->proto_any ? 0 : r->proto;
 	e->pmask = r->proto_any ? 0 : 0xff;
+	e->flags = tm_rule_has_iface(r) ? TM_ENT_IFACE : 0;
 	for (i = 0; i < nw; i++) {
 		e->a[i] = r->src.w[i];
 		e->a[nw + i] = tm_mask_word(r->src_len, i);
@@ -1275,6 +1312,9 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 			k++;
 			if (j && tm_node_ent(node, j - 1, f->nw)->rank >= e->rank)
 				return tm_fail(why, "bucket not in rank order");
+			if (e->flags != (tm_rule_has_iface(e->rule) ?
+					 TM_ENT_IFACE : 0))
+				return tm_fail(why, "entry interface flag wrong");
 		}
 		if (k != node->live || !k)
 			return tm_fail(why, "bucket live count wrong or empty");

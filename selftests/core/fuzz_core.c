@@ -50,6 +50,7 @@ static void take_addr(struct input *in, u8 family, struct tm_addr *a)
 static void take_rule(struct input *in, u8 family, struct tm_rule *r)
 {
 	unsigned int full = family == TM_AF_INET ? 32 : 128, i;
+	u8 b;
 
 	memset(r, 0, sizeof(*r));
 	r->family = family;
@@ -78,10 +79,20 @@ static void take_rule(struct input *in, u8 family, struct tm_rule *r)
 	r->proto_any = take(in) & 1;
 	r->proto = r->proto_any ? 0 : 6 + take(in) % 2;
 	r->action = r->id;
+	/* One rule in 8 has an iif and/or an oif, from 1..3. */
+	b = take(in);
+	if (!(b & 7)) {
+		r->iif = (b >> 3) % 4;
+		r->oif = (b >> 5) % 4;
+		if (!r->iif && !r->oif)
+			r->iif = 1;
+	}
 }
 
 static void take_key(struct input *in, u8 family, struct tm_key *k)
 {
+	u8 b;
+
 	memset(k, 0, sizeof(*k));
 	k->family = family;
 	take_addr(in, family, &k->src);
@@ -89,6 +100,10 @@ static void take_key(struct input *in, u8 family, struct tm_key *k)
 	k->sport = take(in) % 6;
 	k->dport = take(in) % 10;
 	k->proto = 6 + take(in) % 2;
+	/* Interfaces 0 (none) to 3. */
+	b = take(in);
+	k->iif = b % 4;
+	k->oif = (b >> 2) % 4;
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);

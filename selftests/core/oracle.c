@@ -87,7 +87,9 @@ bool oracle_matches(const struct tm_rule *r, const struct tm_key *k)
 	       prefix_has(&r->dst, r->dst_len, &k->dst) &&
 	       r->sport_lo <= k->sport && k->sport <= r->sport_hi &&
 	       r->dport_lo <= k->dport && k->dport <= r->dport_hi &&
-	       (r->proto_any || r->proto == k->proto);
+	       (r->proto_any || r->proto == k->proto) &&
+	       (r->iif == 0 || r->iif == k->iif) &&
+	       (r->oif == 0 || r->oif == k->oif);
 }
 
 const struct tm_rule *oracle_lookup(const struct oracle *o,
@@ -193,6 +195,23 @@ static void gen_range(struct rng *g, u16 *lo, u16 *hi)
 	}
 }
 
+/*
+ * Interfaces: one rule in 8 has an iif, an oif or both, from 1..3, so that
+ * rules differing only there share buckets.
+ */
+static void gen_ifaces(struct rng *g, struct tm_rule *r)
+{
+	u32 which;
+
+	if (rng_below(g, 8))
+		return;
+	which = 1 + rng_below(g, 3);
+	if (which & 1)
+		r->iif = 1 + rng_below(g, 3);
+	if (which & 2)
+		r->oif = 1 + rng_below(g, 3);
+}
+
 void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -212,6 +231,15 @@ void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r)
 	else
 		r->proto = rng_below(g, 3) ? 6 : rng_below(g, 2) ? 17 : 0;
 	r->action = rng_next(g);
+	gen_ifaces(g, r);
+}
+
+/* Interfaces of a key: 0 (none) to 3, or those of @r when given. */
+static void gen_key_ifaces(struct rng *g, const struct tm_rule *r,
+			   struct tm_key *k)
+{
+	k->iif = r && r->iif ? r->iif : rng_below(g, 4);
+	k->oif = r && r->oif ? r->oif : rng_below(g, 4);
 }
 
 static void fill_host(struct rng *g, struct tm_addr *a, unsigned int len,
@@ -249,6 +277,7 @@ void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
 					     (u16)rng_next(g);
 		k->dport = pool_ports[rng_below(g, 11)];
 		k->proto = rng_below(g, 2) ? 6 : 17;
+		gen_key_ifaces(g, NULL, k);
 		return;
 	}
 	k->src = r->src;
@@ -260,6 +289,8 @@ void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
 	if (rng_below(g, 2))
 		k->sport = rng_below(g, 2) ? r->sport_lo : r->sport_hi;
 	k->proto = r->proto_any ? rng_below(g, 256) : r->proto;
+	/* Now and then on other interfaces: @r fails, worse rules may not. */
+	gen_key_ifaces(g, rng_below(g, 4) ? r : NULL, k);
 }
 
 bool rule_eq(const struct tm_rule *a, const struct tm_rule *b)
@@ -270,6 +301,7 @@ bool rule_eq(const struct tm_rule *a, const struct tm_rule *b)
 	       a->proto_any == b->proto_any && a->sport_lo == b->sport_lo &&
 	       a->sport_hi == b->sport_hi && a->dport_lo == b->dport_lo &&
 	       a->dport_hi == b->dport_hi && a->action == b->action &&
+	       a->iif == b->iif && a->oif == b->oif &&
 	       !memcmp(&a->src, &b->src, sizeof(a->src)) &&
 	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
 }

@@ -3,7 +3,7 @@
  * The test model of the classification core: a brute-force oracle written
  * independently of kmod/core (its own prefix and range logic), and random
  * rules and packets drawn from small pools so that rules overlap, share
- * tuples and collide in buckets.
+ * tuples and collide in buckets (interfaces included: see gen_rule()).
  */
 #ifndef _TM_ORACLE_H
 #define _TM_ORACLE_H
@@ -34,7 +34,10 @@ u64 rng_next(struct rng *g);
 u32 rng_below(struct rng *g, u32 n);
 
 void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r);
-/* A packet inside @r (when given) or anywhere in the pools. */
+/*
+ * A packet inside @r (when given; one in 4 on random interfaces, which @r
+ * may then not admit) or anywhere in the pools.
+ */
 void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
 	     struct tm_key *k);
 bool rule_eq(const struct tm_rule *a, const struct tm_rule *b);

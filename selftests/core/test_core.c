@@ -4,7 +4,7 @@
  * address families:
  *
  *   directed     every field and edge, errors, equal priorities, tables
- *                emptied and tuples changed by replace
+ *                emptied and tuples changed by replace, interfaces
  *   differential random insert/delete/replace/lookup against the oracle
  *   invariants   after churn: tm_cls_verify(), every rule reachable, table
  *                count bounded
@@ -144,6 +144,126 @@ static void test_last_of_table(u8 engine, u8 family)
 	tm_cls_destroy(cls);
 }
 
+static u32 hit_if(struct tm_cls *cls, struct tm_key *k, u32 iif, u32 oif)
+{
+	k->iif = iif;
+	k->oif = oif;
+	return hit(cls, k);
+}
+
+/*
+ * Interfaces: a better rule that fails only on its interface gives way to
+ * a worse one, in another table (iif) or in the same bucket (oif, and rules
+ * that differ only by iif); a key without an interface matches only rules
+ * without one.
+ */
+static void test_ifaces(u8 engine, u8 family)
+{
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	unsigned int full = family == TM_AF_INET ? 32 : 128;
+	struct tm_cls *cls = new_cls(engine);
+	struct tm_stats st;
+	struct tm_rule r;
+	struct tm_key k;
+	const char *why;
+
+	/* iif: a host rule on interface 2 before a /0 on any. */
+	any_rule(&r, family, 1, 1);
+	r.src_len = full;
+	set_addr(&r.src, family, 0x20010db8, 7);
+	r.iif = 2;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert host rule iif 2", en, fam);
+	any_rule(&r, family, 2, 2);
+	check(!tm_cls_insert(cls, &r), "%s %s: insert /0 any iif", en, fam);
+	key_of(&k, family, 7, 8, 1, 2, 6);
+	check(hit_if(cls, &k, 1, 0) == 2, "%s %s: iif 1 passes the iif 2 rule",
+	      en, fam);
+	check(hit_if(cls, &k, 2, 0) == 1, "%s %s: iif 2 hits the iif 2 rule",
+	      en, fam);
+	check(hit_if(cls, &k, 2, 5) == 1, "%s %s: an oif changes nothing",
+	      en, fam);
+	check(hit_if(cls, &k, 0, 0) == 2, "%s %s: no iif passes the iif 2 rule",
+	      en, fam);
+	check(!tm_cls_delete(cls, 1) && !tm_cls_delete(cls, 2),
+	      "%s %s: delete them", en, fam);
+
+	/* oif: the same, with both rules in one bucket. */
+	any_rule(&r, family, 3, 1);
+	r.dst_len = full;
+	set_addr(&r.dst, family, 0x20010db8, 8);
+	r.oif = 2;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert host rule oif 2", en, fam);
+	r.id = 4;
+	r.priority = 2;
+	r.oif = 0;
+	check(!tm_cls_insert(cls, &r), "%s %s: the same rule, any oif", en,
+	      fam);
+	check(hit_if(cls, &k, 0, 1) == 4, "%s %s: oif 1 passes the oif 2 rule",
+	      en, fam);
+	check(hit_if(cls, &k, 0, 2) == 3, "%s %s: oif 2 hits the oif 2 rule",
+	      en, fam);
+	check(hit_if(cls, &k, 3, 0) == 4, "%s %s: no oif passes the oif 2 rule",
+	      en, fam);
+	check(!tm_cls_delete(cls, 3) && !tm_cls_delete(cls, 4),
+	      "%s %s: delete them", en, fam);
+
+	/* One bucket: rules that differ only by iif, then a catch-all. */
+	any_rule(&r, family, 10, 1);
+	r.src_len = full;
+	r.dst_len = full;
+	set_addr(&r.src, family, 0x20010db8, 7);
+	set_addr(&r.dst, family, 0x20010db8, 8);
+	r.proto_any = 0;
+	r.proto = 6;
+	r.iif = 1;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert iif 1", en, fam);
+	r.id = 11;
+	r.priority = 2;
+	r.iif = 2;
+	check(!tm_cls_insert(cls, &r), "%s %s: the same rule, iif 2", en, fam);
+	r.id = 12;
+	r.priority = 3;
+	r.iif = 0;
+	check(!tm_cls_insert(cls, &r), "%s %s: the same rule, any iif", en,
+	      fam);
+	tm_cls_stats(cls, &st);
+	check(engine == TM_ENGINE_LINEAR || (st.nodes == 1 && st.max_chain == 3),
+	      "%s %s: one bucket of 3 (%u buckets, chain %u)", en, fam,
+	      st.nodes, st.max_chain);
+	check(hit_if(cls, &k, 1, 0) == 10, "%s %s: iif 1 in the bucket", en,
+	      fam);
+	check(hit_if(cls, &k, 2, 0) == 11, "%s %s: iif 2 in the bucket", en,
+	      fam);
+	check(hit_if(cls, &k, 3, 0) == 12 && hit_if(cls, &k, 0, 0) == 12,
+	      "%s %s: iif 3 and none fall to the catch-all", en, fam);
+
+	/* Both interfaces, and a replace that moves one. */
+	r.id = 13;
+	r.priority = 0;
+	r.iif = 3;
+	r.oif = 0xffffffff;
+	check(!tm_rule_check(&r, &why) && !tm_cls_insert(cls, &r),
+	      "%s %s: insert iif 3 oif 0xffffffff", en, fam);
+	check(hit_if(cls, &k, 3, 0xffffffff) == 13 &&
+	      hit_if(cls, &k, 3, 1) == 12 && hit_if(cls, &k, 0, 0xffffffff) == 12,
+	      "%s %s: both interfaces must match", en, fam);
+	r.id = 11;
+	r.priority = 2;
+	r.iif = 0;
+	r.oif = 1;
+	check(!tm_cls_replace(cls, &r), "%s %s: replace iif 2 by oif 1", en,
+	      fam);
+	check(hit_if(cls, &k, 2, 0) == 12 && hit_if(cls, &k, 2, 1) == 11 &&
+	      hit_if(cls, &k, 1, 1) == 10,
+	      "%s %s: the replacement matches on oif only", en, fam);
+	check(!tm_cls_delete(cls, 10) && hit_if(cls, &k, 1, 0) == 12,
+	      "%s %s: delete iif 1, iif 1 falls to the catch-all", en, fam);
+	check(!tm_cls_verify(cls, &why), "%s %s: interface invariants hold",
+	      en, fam);
+	tm_cls_destroy(cls);
+}
+
 /* Directed tests of one engine and family. */
 static void test_directed(u8 engine, u8 family)
 {
@@ -276,6 +396,7 @@ static void test_directed(u8 engine, u8 family)
 	tm_cls_destroy(cls);
 	if (engine != TM_ENGINE_LINEAR)
 		test_last_of_table(engine, family);
+	test_ifaces(engine, family);
 }
 
 struct churn {
