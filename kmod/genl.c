@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "tuplemerge" generic netlink family: per-command attribute policies,
- * request handlers, dumps and change events.  Handlers only parse and reply;
- * the objects themselves are managed by their own files (table.c, ...).
+ * the ops table, the namespace and table commands, and change events.
+ * Handlers only parse and reply; the objects themselves are managed by their
+ * own files (table.c, rule.c, txn.c); the rule commands are in rule_nl.c.
  * include/uapi/linux/tuplemerge.h documents every command and attribute.
  */
+#include <linux/percpu.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
@@ -19,7 +21,16 @@ static const struct genl_multicast_group tm_mcgrps[] = {
 	[TM_MCGRP_EVENTS] = { .name = TM_GENL_MCGRP_EVENTS },
 };
 
-static struct genl_family tm_genl_family;
+bool tm_genl_listening(struct net *net)
+{
+	return genl_has_listeners(&tm_genl_family, net, TM_MCGRP_EVENTS);
+}
+
+void tm_genl_multicast(struct net *net, struct sk_buff *skb)
+{
+	genlmsg_multicast_netns(&tm_genl_family, net, skb, 0, TM_MCGRP_EVENTS,
+				GFP_KERNEL);
+}
 
 /*
  * One policy per command, so that an attribute a command does not use is
@@ -28,18 +39,96 @@ static struct genl_family tm_genl_family;
 static const struct nla_policy tm_stats_get_policy[TM_A_MAX + 1] = {
 };
 
+static struct netlink_range_validation tm_max_rules_range = {
+	.min = 1, .max = TM_MAX_RULES_LIMIT,
+};
+
+static struct netlink_range_validation tm_max_tuples_range = {
+	.min = 1, .max = TM_MAX_TUPLES_LIMIT,
+};
+
+static struct netlink_range_validation tm_rule_id_range = {
+	.min = 1, .max = TM_RULE_ID_MAX,
+};
+
+#define TM_POLICY_NAME \
+	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 }
+
 static const struct nla_policy tm_table_new_policy[TM_A_MAX + 1] = {
-	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 },
+	TM_POLICY_NAME,
 	[TM_A_TABLE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
 					       TM_FAMILY_MAX),
 	[TM_A_TABLE_HOOK] = NLA_POLICY_MAX(NLA_U8, TM_HOOK_MAX),
 	[TM_A_TABLE_PRIORITY] = { .type = NLA_S32 },
 	[TM_A_TABLE_POLICY] = NLA_POLICY_MAX(NLA_U8, TM_POLICY_MAX),
 	[TM_A_TABLE_ENGINE] = NLA_POLICY_MAX(NLA_U8, TM_ENG_MAX),
+	[TM_A_TABLE_COLLIDE] = NLA_POLICY_RANGE(NLA_U8, 1, 128),
+	[TM_A_TABLE_MAX_RULES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &tm_max_rules_range),
+	[TM_A_TABLE_MAX_TUPLES] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&tm_max_tuples_range),
 };
 
 static const struct nla_policy tm_table_name_policy[TM_A_MAX + 1] = {
-	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 },
+	TM_POLICY_NAME,
+};
+
+static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
+	TM_POLICY_NAME,
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
+	[TM_A_RULE_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &tm_rule_id_range),
+	[TM_A_RULE_PRIORITY] = { .type = NLA_U32 },
+	[TM_A_RULE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
+					      TM_FAMILY_MAX),
+	[TM_A_RULE_SRC] = { .type = NLA_BINARY, .len = 16 },
+	[TM_A_RULE_SRC_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[TM_A_RULE_DST] = { .type = NLA_BINARY, .len = 16 },
+	[TM_A_RULE_DST_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[TM_A_RULE_SPORT_MIN] = { .type = NLA_U16 },
+	[TM_A_RULE_SPORT_MAX] = { .type = NLA_U16 },
+	[TM_A_RULE_DPORT_MIN] = { .type = NLA_U16 },
+	[TM_A_RULE_DPORT_MAX] = { .type = NLA_U16 },
+	[TM_A_RULE_PROTO] = { .type = NLA_U8 },
+	[TM_A_RULE_IIF] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_RULE_OIF] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_RULE_ACTION] = NLA_POLICY_MAX(NLA_U8, TM_ACT_MAX),
+	[TM_A_RULE_REJECT] = NLA_POLICY_MAX(NLA_U8, TM_REJECT_MAX),
+	[TM_A_RULE_MARK] = { .type = NLA_U32 },
+	[TM_A_RULE_LB_SERVICE] = { .type = NLA_NUL_STRING,
+				   .len = TM_NAME_MAX - 1 },
+	[TM_A_RULE_COMMENT] = { .type = NLA_NUL_STRING,
+				.len = TM_COMMENT_MAX - 1 },
+	[TM_A_RULE_COOKIE] = { .type = NLA_U64 },
+	[TM_A_RULE_RESET_COUNTERS] = { .type = NLA_FLAG },
+};
+
+static const struct nla_policy tm_rule_del_policy[TM_A_MAX + 1] = {
+	TM_POLICY_NAME,
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
+	[TM_A_RULE_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &tm_rule_id_range),
+};
+
+static const struct nla_policy tm_rule_get_policy[TM_A_MAX + 1] = {
+	TM_POLICY_NAME,
+	[TM_A_RULE_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &tm_rule_id_range),
+};
+
+static const struct nla_policy tm_rule_lookup_policy[TM_A_MAX + 1] = {
+	TM_POLICY_NAME,
+	[TM_A_KEY_SRC] = { .type = NLA_BINARY, .len = 16 },
+	[TM_A_KEY_DST] = { .type = NLA_BINARY, .len = 16 },
+	[TM_A_KEY_SPORT] = { .type = NLA_U16 },
+	[TM_A_KEY_DPORT] = { .type = NLA_U16 },
+	[TM_A_KEY_PROTO] = { .type = NLA_U8 },
+	[TM_A_KEY_IIF] = { .type = NLA_U32 },
+	[TM_A_KEY_OIF] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy tm_txn_begin_policy[TM_A_MAX + 1] = {
+};
+
+static const struct nla_policy tm_txn_policy[TM_A_MAX + 1] = {
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 static int tm_put_generation(struct sk_buff *skb, u64 generation)
@@ -48,11 +137,41 @@ static int tm_put_generation(struct sk_buff *skb, u64 generation)
 				 TM_A_PAD);
 }
 
+static void tm_table_stats_read(const struct tm_table *t, u64 *lookups,
+				u64 *matches, u64 *probes)
+{
+	int cpu;
+
+	*lookups = 0;
+	*matches = 0;
+	*probes = 0;
+	for_each_possible_cpu(cpu) {
+		const struct tm_tstats *st = per_cpu_ptr(t->stats, cpu);
+		unsigned int start;
+		u64 l, m, p;
+
+		do {
+			start = u64_stats_fetch_begin(&st->syncp);
+			l = u64_stats_read(&st->lookups);
+			m = u64_stats_read(&st->matches);
+			p = u64_stats_read(&st->probes);
+		} while (u64_stats_fetch_retry(&st->syncp, start));
+		*lookups += l;
+		*matches += m;
+		*probes += p;
+	}
+}
+
 static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 			 u32 portid, u32 seq, int flags, u8 cmd,
 			 u64 generation)
 {
+	u64 lookups, matches, probes;
+	struct tm_stats st;
 	void *hdr;
+
+	tm_cls_stats(t->rules.cls, &st);
+	tm_table_stats_read(t, &lookups, &matches, &probes);
 
 	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, flags, cmd);
 	if (!hdr)
@@ -65,6 +184,14 @@ static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 	    nla_put_u8(skb, TM_A_TABLE_POLICY, t->policy) ||
 	    nla_put_u8(skb, TM_A_TABLE_ENGINE, t->engine) ||
 	    nla_put_u32(skb, TM_A_TABLE_RULES, tm_table_rules(t)) ||
+	    nla_put_u8(skb, TM_A_TABLE_COLLIDE, t->collide) ||
+	    nla_put_u32(skb, TM_A_TABLE_MAX_RULES, t->max_rules) ||
+	    nla_put_u32(skb, TM_A_TABLE_MAX_TUPLES, t->max_tuples) ||
+	    nla_put_u32(skb, TM_A_TABLE_TUPLES, st.tables) ||
+	    nla_put_u64_64bit(skb, TM_A_TABLE_BYTES, st.bytes, TM_A_PAD) ||
+	    nla_put_u64_64bit(skb, TM_A_TABLE_LOOKUPS, lookups, TM_A_PAD) ||
+	    nla_put_u64_64bit(skb, TM_A_TABLE_MATCHES, matches, TM_A_PAD) ||
+	    nla_put_u64_64bit(skb, TM_A_TABLE_PROBES, probes, TM_A_PAD) ||
 	    tm_put_generation(skb, generation)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -92,7 +219,7 @@ void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 }
 
 /* A table name attribute that is present and not empty. */
-static const char *tm_get_name(struct genl_info *info)
+const char *tm_get_name(struct genl_info *info)
 {
 	const char *name;
 
@@ -148,12 +275,22 @@ static int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 		.hook = tm_get_u8(info, TM_A_TABLE_HOOK, TM_HOOK_INPUT),
 		.policy = tm_get_u8(info, TM_A_TABLE_POLICY, TM_POLICY_ACCEPT),
 		.engine = tm_get_u8(info, TM_A_TABLE_ENGINE, TM_ENG_TUPLEMERGE),
+		.max_rules = TM_MAX_RULES_DEFAULT,
+		.max_tuples = TM_MAX_TUPLES_DEFAULT,
 	};
+	struct tm_params p;
 
 	if (!cfg.name)
 		return -EINVAL;
+	tm_params_default(&p);
+	cfg.collide = tm_get_u8(info, TM_A_TABLE_COLLIDE, p.collide);
 	if (info->attrs[TM_A_TABLE_PRIORITY])
 		cfg.priority = nla_get_s32(info->attrs[TM_A_TABLE_PRIORITY]);
+	if (info->attrs[TM_A_TABLE_MAX_RULES])
+		cfg.max_rules = nla_get_u32(info->attrs[TM_A_TABLE_MAX_RULES]);
+	if (info->attrs[TM_A_TABLE_MAX_TUPLES])
+		cfg.max_tuples =
+			nla_get_u32(info->attrs[TM_A_TABLE_MAX_TUPLES]);
 	return tm_table_add(genl_info_net(info), &cfg, info->extack);
 }
 
@@ -258,9 +395,73 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_table_name_policy,
 		.maxattr = TM_A_MAX,
 	},
+	{
+		.cmd = TM_CMD_RULE_NEW,
+		.doit = tm_nl_rule_new,
+		.policy = tm_rule_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_RULE_SET,
+		.doit = tm_nl_rule_set,
+		.policy = tm_rule_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_RULE_DEL,
+		.doit = tm_nl_rule_del,
+		.policy = tm_rule_del_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_RULE_GET,
+		.doit = tm_nl_rule_get,
+		.start = tm_nl_rule_dump_start,
+		.dumpit = tm_nl_rule_dump,
+		.done = tm_nl_rule_dump_done,
+		.policy = tm_rule_get_policy,
+		.maxattr = TM_A_MAX,
+	},
+	{
+		.cmd = TM_CMD_RULE_LOOKUP,
+		.doit = tm_nl_rule_lookup,
+		.policy = tm_rule_lookup_policy,
+		.maxattr = TM_A_MAX,
+	},
+	{
+		.cmd = TM_CMD_COUNTERS_RESET,
+		.doit = tm_nl_counters_reset,
+		.policy = tm_rule_get_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_TXN_BEGIN,
+		.doit = tm_nl_txn_begin,
+		.policy = tm_txn_begin_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_TXN_COMMIT,
+		.doit = tm_nl_txn_commit,
+		.policy = tm_txn_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_TXN_ABORT,
+		.doit = tm_nl_txn_abort,
+		.policy = tm_txn_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
-static struct genl_family tm_genl_family __ro_after_init = {
+struct genl_family tm_genl_family __ro_after_init = {
 	.name = TM_GENL_NAME,
 	.version = TM_GENL_VERSION,
 	.maxattr = TM_A_MAX,

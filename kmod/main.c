@@ -20,9 +20,12 @@ static int __init tm_init(void)
 	err = tm_netns_init();
 	if (err)
 		goto err_table;
-	err = tm_genl_init();
+	err = tm_txn_init();
 	if (err)
 		goto err_netns;
+	err = tm_genl_init();
+	if (err)
+		goto err_txn;
 
 #ifdef TM_FAULT_WARN_INIT
 	/* Injected fault: the VM runner must report this and fail. */
@@ -31,6 +34,8 @@ static int __init tm_init(void)
 	pr_debug("loaded\n");
 	return 0;
 
+err_txn:
+	tm_txn_exit();
 err_netns:
 	tm_netns_exit();
 err_table:
@@ -41,7 +46,9 @@ err_table:
 static void __exit tm_exit(void)
 {
 	tm_genl_exit();
+	tm_txn_exit();
 	tm_netns_exit();
+	tm_rule_exit();
 	tm_table_exit();
 	pr_debug("unloaded\n");
 }

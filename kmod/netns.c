@@ -24,7 +24,10 @@ static int __net_init tm_net_init(struct net *net)
 
 	mutex_init(&tn->lock);
 	INIT_LIST_HEAD(&tn->tables);
+	INIT_LIST_HEAD(&tn->txns);
 	tn->ntables = 0;
+	tn->ntxns = 0;
+	tn->next_txn = 0;
 	tn->next_handle = 1;
 	tn->generation = 0;
 	return 0;

@@ -5,12 +5,12 @@
  * the namespace limits on them.  Every change runs under tm_net.lock, bumps
  * the namespace generation and is announced on the events group.
  */
+#include <linux/percpu.h>
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include "tm.h"
-#include "core/tm_cls.h"
 
 static struct kmem_cache *tm_table_cache __read_mostly;
 
@@ -28,20 +28,20 @@ struct tm_table *tm_table_find(struct tm_net *tn, const char *name)
 
 u32 tm_table_rules(const struct tm_table *t)
 {
-	return tm_cls_rules(t->cls);
+	return t->rules.nrules;
 }
 
-static struct tm_cls *tm_table_cls(const struct tm_table_cfg *cfg)
+/* The rules of @t changed. */
+void tm_table_changed(struct tm_net *tn, struct tm_table *t)
 {
-	struct tm_params p;
+	lockdep_assert_held(&tn->lock);
+	tn->generation++;
+}
 
-	/* The ABI's engine numbers are the core's. */
-	BUILD_BUG_ON((int)TM_ENG_TUPLEMERGE != (int)TM_ENGINE_TUPLEMERGE ||
-		     (int)TM_ENG_TSS != (int)TM_ENGINE_TSS ||
-		     (int)TM_ENG_LINEAR != (int)TM_ENGINE_LINEAR);
-	tm_params_default(&p);
-	p.engine = cfg->engine;
-	return tm_cls_create(&p);
+static void tm_table_free(struct tm_table *t)
+{
+	free_percpu(t->stats);
+	kmem_cache_free(tm_table_cache, t);
 }
 
 int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
@@ -49,7 +49,7 @@ int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 {
 	struct tm_net *tn = tm_net(net);
 	struct tm_table *t;
-	int err = 0;
+	int cpu, err = 0;
 
 	mutex_lock(&tn->lock);
 	if (tm_table_find(tn, cfg->name)) {
@@ -72,18 +72,27 @@ int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 	t->hook = cfg->hook;
 	t->policy = cfg->policy;
 	t->engine = cfg->engine;
+	t->collide = cfg->collide;
 	t->priority = cfg->priority;
-	t->cls = tm_table_cls(cfg);
-	if (!t->cls) {
-		kmem_cache_free(tm_table_cache, t);
+	t->max_rules = cfg->max_rules;
+	t->max_tuples = cfg->max_tuples;
+	t->stats = alloc_percpu_gfp(struct tm_tstats, GFP_KERNEL_ACCOUNT);
+	t->rules.cls = tm_rules_cls_new(t);
+	if (!t->stats || !t->rules.cls) {
+		if (t->rules.cls)
+			tm_cls_destroy(t->rules.cls);
+		tm_table_free(t);
 		err = -ENOMEM;
 		goto out;
 	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(t->stats, cpu)->syncp);
+	RCU_INIT_POINTER(t->cls, t->rules.cls);
 	err = tm_hook_register(net, t);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "Cannot attach the table to its netfilter hook");
-		tm_cls_destroy(t->cls);
-		kmem_cache_free(tm_table_cache, t);
+		tm_cls_destroy(t->rules.cls);
+		tm_table_free(t);
 		goto out;
 	}
 	t->handle = tn->next_handle++;
@@ -98,8 +107,7 @@ out:
 
 static void tm_table_free_rcu(struct rcu_head *head)
 {
-	kmem_cache_free(tm_table_cache,
-			container_of(head, struct tm_table, rcu));
+	tm_table_free(container_of(head, struct tm_table, rcu));
 }
 
 /*
@@ -110,10 +118,11 @@ static void tm_table_unlink(struct net *net, struct tm_net *tn,
 			    struct tm_table *t)
 {
 	lockdep_assert_held(&tn->lock);
+	tm_txn_table_gone(t);
 	tm_hook_unregister(net, t);
 	list_del_rcu(&t->list);
 	tn->ntables--;
-	tm_cls_destroy(t->cls);
+	tm_rules_release(&t->rules);
 	call_rcu(&t->rcu, tm_table_free_rcu);
 }
 
@@ -144,6 +153,7 @@ void tm_table_flush(struct net *net, struct tm_net *tn)
 {
 	struct tm_table *t, *tmp;
 
+	tm_txn_flush(tn);
 	list_for_each_entry_safe(t, tmp, &tn->tables, list)
 		tm_table_unlink(net, tn, t);
 	tn->generation++;

@@ -1,8 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Declarations shared by the files of tuplemerge.ko.  Each subsystem
- * (netns.c, table.c, genl.c) exports its init/exit pair and the few calls the
- * others need; main.c only calls the init functions in order.
+ * (netns.c, table.c, rule.c, txn.c, hook.c, genl.c, rule_nl.c) exports its
+ * init/exit pair and the few calls the others need; main.c only calls the
+ * init functions in order.
+ *
+ * How the objects hang together
+ *
+ *   struct tm_net (one per namespace)
+ *     tables: struct tm_table, each attached to a netfilter hook
+ *       cls (RCU): the classifier the hook looks packets up in
+ *       rules: the writer's view of the same rules (struct tm_ruleset)
+ *     txns: open transactions (struct tm_txn), each holding a private copy
+ *       (struct tm_shadow) of every table it changed
+ *
+ * A rule is a struct tm_krule (id, action, counters, comment, cookie) plus
+ * one classifier rule per address family it covers, whose opaque action is
+ * the tm_krule pointer.  The classifier's rule id of user rule N is
+ * N << 1 | (family == IPv6), so that an IPv4+IPv6 ("inet") rule is two
+ * classifier rules and ties between equal priorities still go to the lower
+ * user id.  A transaction's copy shares the tm_krules of the rules it does
+ * not change; a tm_krule is freed an RCU grace period after the last
+ * published classifier holding it is replaced.
  */
 #ifndef _TM_H
 #define _TM_H
@@ -12,9 +31,95 @@
 #include <linux/netfilter.h>
 #include <linux/netlink.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/u64_stats_sync.h>
 #include <net/net_namespace.h>
+#include <net/genetlink.h>
 #include <uapi/linux/tuplemerge.h>
+
+#include "core/tm_cls.h"
+
+struct tm_cls;
+struct tm_table;
+
+/* Per-CPU counters of a rule. */
+struct tm_pcnt {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct tm_cnt - the counters of a rule, shared by the two versions of a
+ * rule replaced with its counters kept
+ * @ref: holders (struct tm_krule)
+ * @pc: per-CPU counts, only ever added to
+ * @base_packets, @base_bytes: sums at the last reset, subtracted on read
+ */
+struct tm_cnt {
+	refcount_t ref;
+	struct tm_pcnt __percpu *pc;
+	u64 base_packets;
+	u64 base_bytes;
+};
+
+/* Families a rule covers (struct tm_krule.fams). */
+#define TM_FAMS_V4	0x1
+#define TM_FAMS_V6	0x2
+
+/**
+ * struct tm_krule - what the module keeps of a rule besides its match fields
+ * @rcu: deferred free
+ * @txn_node: entry in a transaction's created or dead list
+ * @cnt: counters
+ * @comment: NUL-terminated, or NULL
+ * @cookie: the caller's
+ * @id: user id, 1..TM_RULE_ID_MAX
+ * @mark: TM_ACT_MARK value
+ * @action: enum tm_action
+ * @reject: enum tm_reject
+ * @fams: TM_FAMS_*
+ * @txn_new: created by an open transaction, never published
+ */
+struct tm_krule {
+	struct rcu_head rcu;
+	struct list_head txn_node;
+	struct tm_cnt *cnt;
+	char *comment;
+	u64 cookie;
+	u32 id;
+	u32 mark;
+	u8 action;
+	u8 reject;
+	u8 fams;
+	u8 txn_new;
+};
+
+/* A rule as userspace describes it (TM_CMD_RULE_NEW, TM_CMD_RULE_SET). */
+struct tm_rule_cfg {
+	struct tm_rule r;	/* match fields; family of the first fams */
+	u32 id;			/* 0: assign one */
+	u8 fams;
+	u8 action;
+	u8 reject;
+	bool reset_counters;
+	u32 mark;
+	u64 cookie;
+	const char *comment;	/* NULL: none */
+};
+
+/**
+ * struct tm_ruleset - the rules of a table, or a transaction's copy of them
+ * @cls: the classifier holding them
+ * @nrules: user rules
+ * @max_id: highest id ever used, for assigned ids
+ */
+struct tm_ruleset {
+	struct tm_cls *cls;
+	u32 nrules;
+	u32 max_id;
+};
 
 /**
  * struct tm_net - per network namespace state
@@ -23,6 +128,9 @@
  * @ntables: number of entries in @tables
  * @next_handle: handle of the next table created
  * @generation: bumped by every change; reported to userspace
+ * @txns: open transactions (struct tm_txn)
+ * @ntxns: entries in @txns
+ * @next_txn: id of the next transaction
  */
 struct tm_net {
 	struct mutex lock;	/* protects every field below */
@@ -30,9 +138,10 @@ struct tm_net {
 	u32 ntables;
 	u32 next_handle;
 	u64 generation;
+	struct list_head txns;
+	u32 ntxns;
+	u32 next_txn;
 };
-
-struct tm_cls;
 
 /* What userspace asks of a new table (TM_CMD_TABLE_NEW). */
 struct tm_table_cfg {
@@ -41,24 +150,42 @@ struct tm_table_cfg {
 	u8 hook;		/* enum tm_hook */
 	u8 policy;		/* enum tm_policy */
 	u8 engine;		/* enum tm_engine_type */
+	u8 collide;		/* TupleMerge collision limit */
 	s32 priority;		/* netfilter hook priority */
+	u32 max_rules;
+	u32 max_tuples;
+};
+
+/* Per-CPU lookup statistics of a table. */
+struct tm_tstats {
+	u64_stats_t lookups;
+	u64_stats_t matches;
+	u64_stats_t probes;
+	struct u64_stats_sync syncp;
 };
 
 /**
  * struct tm_table - a classification table
  * @list: entry in tm_net.tables
  * @rcu: deferred free once no reader can see the table
- * @cls: the rules (kmod/core), looked up from the hook
+ * @cls: the classifier the hooks look up; @rules.cls, published
+ * @rules: the rules, writer side
+ * @stats: lookup statistics
+ * @shadow: the copy of @rules an open transaction is changing, or NULL
  * @ops: netfilter hooks, one per address family (IPv4, IPv6)
  * @nops: hooks in use: 2 for TM_FAMILY_INET, else 1
  * @handle: stable identifier, unique in the namespace
- * @family, @hook, @policy, @engine, @priority: see struct tm_table_cfg
+ * @family, @hook, @policy, @engine, @priority, @collide, @max_rules,
+ * @max_tuples: see struct tm_table_cfg
  * @name: NUL-terminated name, unique in the namespace
  */
 struct tm_table {
 	struct list_head list;
 	struct rcu_head rcu;
-	struct tm_cls *cls;
+	struct tm_cls __rcu *cls;
+	struct tm_ruleset rules;
+	struct tm_tstats __percpu *stats;
+	struct tm_shadow *shadow;
 	struct nf_hook_ops ops[2];
 	u8 nops;
 	u32 handle;
@@ -66,8 +193,51 @@ struct tm_table {
 	u8 hook;
 	u8 policy;
 	u8 engine;
+	u8 collide;
 	s32 priority;
+	u32 max_rules;
+	u32 max_tuples;
 	char name[TM_NAME_MAX];
+};
+
+/**
+ * struct tm_shadow - a transaction's private copy of one table's rules
+ * @node: entry in tm_txn.shadows
+ * @table: the table copied
+ * @txn: the transaction
+ * @rules: the copy, published by the commit
+ * @ops: requests applied to the copy
+ * @flushed: the transaction flushed the copy (or began with a flush)
+ * @created: tm_krules made by the transaction (freed by an abort)
+ * @dead: the table's tm_krules the copy dropped (freed after a commit)
+ */
+struct tm_shadow {
+	struct list_head node;
+	struct tm_table *table;
+	struct tm_txn *txn;
+	struct tm_ruleset rules;
+	u32 ops;
+	bool flushed;
+	struct list_head created;
+	struct list_head dead;
+};
+
+/**
+ * struct tm_txn - an open transaction
+ * @node: entry in tm_net.txns
+ * @shadows: struct tm_shadow, one per table changed
+ * @id: TM_A_TXN_ID
+ * @portid: netlink port of the socket that owns it
+ * @ops: requests applied so far
+ * @stale: spoilt by a conflicting change; only an abort remains
+ */
+struct tm_txn {
+	struct list_head node;
+	struct list_head shadows;
+	u32 id;
+	u32 portid;
+	u32 ops;
+	bool stale;
 };
 
 /* netns.c */
@@ -85,15 +255,80 @@ int tm_table_del(struct net *net, const char *name,
 		 struct netlink_ext_ack *extack);
 void tm_table_flush(struct net *net, struct tm_net *tn);
 u32 tm_table_rules(const struct tm_table *t);
+void tm_table_changed(struct tm_net *tn, struct tm_table *t);
+
+/* rule.c: rule operations on a table's rules or a transaction's copy */
+void tm_rule_exit(void);
+u32 tm_rule_cls_id(u32 id, u8 family);
+struct tm_krule *tm_rule_find(const struct tm_ruleset *rs, u32 id,
+			      const struct tm_rule **r);
+int tm_rule_add(struct tm_table *t, struct tm_ruleset *rs,
+		struct tm_shadow *sh, struct tm_rule_cfg *cfg,
+		struct netlink_ext_ack *extack);
+int tm_rule_replace(struct tm_table *t, struct tm_ruleset *rs,
+		    struct tm_shadow *sh, const struct tm_rule_cfg *cfg,
+		    struct netlink_ext_ack *extack);
+int tm_rule_del(struct tm_table *t, struct tm_ruleset *rs,
+		struct tm_shadow *sh, u32 id, struct netlink_ext_ack *extack);
+int tm_rules_for_each(const struct tm_ruleset *rs,
+		      int (*fn)(struct tm_krule *kr, const struct tm_rule *r,
+				void *arg), void *arg);
+int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n);
+struct tm_cls *tm_rules_cls_new(const struct tm_table *t);
+int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
+		  const struct tm_ruleset *src);
+int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
+		   struct tm_shadow *sh);
+void tm_rules_release(struct tm_ruleset *rs);
+void tm_krule_free(struct tm_krule *kr);
+void tm_cnt_read(const struct tm_cnt *c, u64 *packets, u64 *bytes);
+void tm_cnt_reset(struct tm_cnt *c);
+
+/* txn.c */
+int tm_txn_init(void);
+void tm_txn_exit(void);
+int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
+		 struct netlink_ext_ack *extack);
+struct tm_txn *tm_txn_find(struct tm_net *tn, u32 id, u32 portid,
+			   bool stale_ok, struct netlink_ext_ack *extack);
+struct tm_shadow *tm_txn_shadow(struct tm_net *tn, struct tm_txn *txn,
+				struct tm_table *t, bool empty,
+				struct netlink_ext_ack *extack);
+int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		  struct netlink_ext_ack *extack);
+void tm_txn_abort(struct tm_net *tn, struct tm_txn *txn);
+void tm_txn_spoil(struct tm_txn *txn);
+void tm_txn_table_gone(struct tm_table *t);
+void tm_txn_flush(struct tm_net *tn);
 
 /* hook.c */
 int tm_hook_register(struct net *net, struct tm_table *t);
 void tm_hook_unregister(struct net *net, struct tm_table *t);
 
 /* genl.c */
+extern struct genl_family tm_genl_family;
 int __init tm_genl_init(void);
 void tm_genl_exit(void);
 void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 			  u64 generation);
+bool tm_genl_listening(struct net *net);
+void tm_genl_multicast(struct net *net, struct sk_buff *skb);
+const char *tm_get_name(struct genl_info *info);
+
+/* rule_nl.c: the rule, lookup, counter and transaction commands */
+int tm_nl_rule_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_set(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_dump_start(struct netlink_callback *cb);
+int tm_nl_rule_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_rule_dump_done(struct netlink_callback *cb);
+int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_txn_commit(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_txn_abort(struct sk_buff *skb, struct genl_info *info);
+void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
+			 u64 generation);
 
 #endif /* _TM_H */

@@ -42,10 +42,97 @@
  *	TM_A_TABLE_HOOK, TM_A_TABLE_PRIORITY, TM_A_TABLE_POLICY,
  *	TM_A_TABLE_ENGINE, TM_A_TABLE_RULES, TM_A_NET_GENERATION.
  *
+ *	Tables also report their TupleMerge parameters (TM_A_TABLE_COLLIDE,
+ *	TM_A_TABLE_MAX_RULES, TM_A_TABLE_MAX_TUPLES, settable at creation)
+ *	and statistics: TM_A_TABLE_TUPLES (hash tables), TM_A_TABLE_BYTES,
+ *	TM_A_TABLE_LOOKUPS, TM_A_TABLE_MATCHES, TM_A_TABLE_PROBES (hash
+ *	tables probed by all lookups: PROBES / LOOKUPS is the average).
+ *
+ * Rules
+ * -----
+ *
+ * A rule belongs to one table (TM_A_TABLE_NAME in every rule request) and
+ * is known by its id, TM_A_RULE_ID, 1..TM_RULE_ID_MAX, unique in the table.
+ * It matches a packet when every field it gives matches:
+ *
+ *	TM_A_RULE_FAMILY	u8, TM_FAMILY_*: IPV4, IPV6 or INET (both).
+ *				Default: the family of the addresses, else
+ *				the table's.  Must fit the table's family.
+ *	TM_A_RULE_SRC/_DST	binary, 4 or 16 bytes, network byte order;
+ *	TM_A_RULE_SRC_LEN/_DST_LEN  u8 prefix length (default: all bits).
+ *				Bits past the prefix length must be zero.
+ *	TM_A_RULE_SPORT_MIN/_MAX, TM_A_RULE_DPORT_MIN/_MAX
+ *				u16, inclusive range; one end alone is a
+ *				single port; default any.  Ports are those
+ *				of TCP, UDP, UDP-Lite, SCTP and DCCP; every
+ *				other packet, and a fragment other than the
+ *				first, has ports 0.
+ *	TM_A_RULE_PROTO		u8 IP protocol (IPv6: the upper-layer
+ *				header after extension headers); default any.
+ *	TM_A_RULE_IIF/_OIF	u32 ifindex of the input/output device.
+ *
+ * Of the rules matching a packet the one with the LOWEST TM_A_RULE_PRIORITY
+ * (u32, default 0) wins; between equal priorities the lower id wins.  So
+ * rules with default priorities and increasing ids behave as an ordered
+ * list where the first match wins.
+ *
+ * TM_A_RULE_ACTION (u8, enum tm_action, default TM_ACT_ACCEPT) is what the
+ * winning rule does; every rule also counts the packets and bytes it wins
+ * (TM_A_RULE_PACKETS, TM_A_RULE_BYTES, per-CPU counters summed on read).
+ * TM_A_RULE_COMMENT (string) and TM_A_RULE_COOKIE (u64) are the caller's,
+ * stored and reported unchanged.
+ *
+ * TM_CMD_RULE_NEW (do, admin)
+ *	Add a rule.  Without TM_A_RULE_ID the kernel assigns one above every
+ *	id in use; with NLM_F_ECHO the reply carries the rule.  EEXIST when
+ *	the id is in use, ENOSPC past the table's TM_A_TABLE_MAX_RULES or
+ *	TM_A_TABLE_MAX_TUPLES.  Emits TM_CMD_RULE_NEW.
+ * TM_CMD_RULE_SET (do, admin)
+ *	Replace the rule TM_A_RULE_ID (ENOENT if none) by the one described,
+ *	in one step: every packet sees the old or the new rule.  Its
+ *	counters are kept unless TM_A_RULE_RESET_COUNTERS is given.  Emits
+ *	TM_CMD_RULE_SET.
+ * TM_CMD_RULE_DEL (do, admin)
+ *	Delete the rule TM_A_RULE_ID.  Emits TM_CMD_RULE_DEL.
+ * TM_CMD_RULE_GET (do, dump)
+ *	do: the rule TM_A_RULE_ID.  dump: every rule of the table, by
+ *	increasing id, flagged NLM_F_DUMP_INTR if the namespace changed
+ *	during the dump.
+ * TM_CMD_RULE_LOOKUP (do)
+ *	Which rule of the table a packet would hit, without sending one: the
+ *	key is TM_A_KEY_SRC, TM_A_KEY_DST (both, of one family),
+ *	TM_A_KEY_SPORT, TM_A_KEY_DPORT, TM_A_KEY_PROTO, TM_A_KEY_IIF,
+ *	TM_A_KEY_OIF (default 0).  Reply: the rule, or no TM_A_RULE_ID when
+ *	none matches (the table's TM_A_TABLE_POLICY applies), and
+ *	TM_A_LOOKUP_PROBES.
+ * TM_CMD_COUNTERS_RESET (do, admin)
+ *	Zero the counters of rule TM_A_RULE_ID, or of every rule of the
+ *	table without it.
+ *
+ * Transactions
+ * ------------
+ *
+ * TM_CMD_TXN_BEGIN (do, admin)
+ *	Open a transaction; the reply carries its TM_A_TXN_ID.  Rule
+ *	requests (NEW, SET, DEL) carrying that TM_A_TXN_ID are checked and
+ *	applied to a copy of their table, each with its own error, and
+ *	nothing changes for packets until the commit.  A transaction belongs
+ *	to the socket that opened it and ends when that socket closes.  At
+ *	most TM_TXN_MAX_PER_NET per namespace, TM_TXN_MAX_OPS requests each.
+ * TM_CMD_TXN_COMMIT (do, admin)
+ *	Make every table the transaction changed switch to its new rules,
+ *	all in one step under the namespace lock.  EBUSY (nothing changes)
+ *	when a table changed outside the transaction since it first touched
+ *	it.  Emits one TM_CMD_TXN_COMMIT per table changed, with
+ *	TM_A_TABLE_NAME and TM_A_TXN_OPS.
+ * TM_CMD_TXN_ABORT (do, admin)
+ *	Drop the transaction and its changes.
+ *
  * Every change bumps the namespace's generation number (TM_A_NET_GENERATION,
  * u64, starts at 0), which is also reported with every table and event.
  *
- * Errors carry an extended ACK message naming what was wrong.
+ * Errors carry an extended ACK message naming what was wrong, and the
+ * attribute when one attribute is.
  */
 #ifndef _UAPI_LINUX_TUPLEMERGE_H
 #define _UAPI_LINUX_TUPLEMERGE_H
@@ -58,6 +145,19 @@
 #define TM_NAME_MAX		32
 /* Tables one network namespace may hold. */
 #define TM_MAX_TABLES_PER_NET	256
+/* Longest rule comment, including the terminating NUL. */
+#define TM_COMMENT_MAX		128
+/* Highest rule id. */
+#define TM_RULE_ID_MAX		0x7fffffffu
+/* Rules per table: default and highest TM_A_TABLE_MAX_RULES. */
+#define TM_MAX_RULES_DEFAULT	(1u << 20)
+#define TM_MAX_RULES_LIMIT	(1u << 24)
+/* Hash tables per address family of a table: default, highest. */
+#define TM_MAX_TUPLES_DEFAULT	4096
+#define TM_MAX_TUPLES_LIMIT	65535
+/* Open transactions per namespace, and requests per transaction. */
+#define TM_TXN_MAX_PER_NET	16
+#define TM_TXN_MAX_OPS		(1u << 22)
 
 enum tm_cmd {
 	TM_CMD_UNSPEC,
@@ -65,6 +165,15 @@ enum tm_cmd {
 	TM_CMD_TABLE_NEW,
 	TM_CMD_TABLE_DEL,
 	TM_CMD_TABLE_GET,
+	TM_CMD_RULE_NEW,
+	TM_CMD_RULE_SET,
+	TM_CMD_RULE_DEL,
+	TM_CMD_RULE_GET,
+	TM_CMD_RULE_LOOKUP,
+	TM_CMD_COUNTERS_RESET,
+	TM_CMD_TXN_BEGIN,
+	TM_CMD_TXN_COMMIT,
+	TM_CMD_TXN_ABORT,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -112,6 +221,40 @@ enum tm_engine_type {
 	TM_ENG_MAX = __TM_ENG_MAX - 1
 };
 
+/* What the winning rule does with a packet. */
+enum tm_action {
+	TM_ACT_ACCEPT,		/* let it go on to the next hook */
+	TM_ACT_DROP,
+	TM_ACT_REJECT,		/* drop and answer, see enum tm_reject */
+	TM_ACT_MARK,		/* set skb->mark to TM_A_RULE_MARK; then the
+				 * table's policy, like an nft chain's end
+				 */
+	TM_ACT_COUNT,		/* count only; then the table's policy */
+	TM_ACT_LB,		/* hand to load-balancer service
+				 * TM_A_RULE_LB_SERVICE (reserved: refused
+				 * with EOPNOTSUPP until it exists)
+				 */
+
+	__TM_ACT_MAX,
+	TM_ACT_MAX = __TM_ACT_MAX - 1
+};
+
+/*
+ * How TM_ACT_REJECT answers.  AUTO: a TCP reset to TCP segments, port
+ * unreachable to everything else.  Reject works at the prerouting, input,
+ * forward and output hooks.
+ */
+enum tm_reject {
+	TM_REJECT_AUTO,
+	TM_REJECT_TCP_RESET,	/* TCP only */
+	TM_REJECT_PORT_UNREACH,	/* ICMP port / ICMPv6 port unreachable */
+	TM_REJECT_HOST_UNREACH,	/* ICMP host / ICMPv6 address unreachable */
+	TM_REJECT_ADMIN,	/* ICMP/ICMPv6 administratively prohibited */
+
+	__TM_REJECT_MAX,
+	TM_REJECT_MAX = __TM_REJECT_MAX - 1
+};
+
 enum tm_attr {
 	TM_A_UNSPEC,
 	TM_A_PAD,
@@ -125,6 +268,47 @@ enum tm_attr {
 	TM_A_TABLE_POLICY,	/* u8: enum tm_policy */
 	TM_A_TABLE_ENGINE,	/* u8: enum tm_engine_type */
 	TM_A_TABLE_RULES,	/* u32: rules in the table */
+	TM_A_TABLE_COLLIDE,	/* u8: TupleMerge collision limit, 1..128 */
+	TM_A_TABLE_MAX_RULES,	/* u32: 1..TM_MAX_RULES_LIMIT */
+	TM_A_TABLE_MAX_TUPLES,	/* u32: 1..TM_MAX_TUPLES_LIMIT, per family */
+	TM_A_TABLE_TUPLES,	/* u32: hash tables in use */
+	TM_A_TABLE_BYTES,	/* u64: memory used by the rules */
+	TM_A_TABLE_LOOKUPS,	/* u64: packets classified */
+	TM_A_TABLE_MATCHES,	/* u64: of which a rule matched */
+	TM_A_TABLE_PROBES,	/* u64: hash tables probed, in all */
+	TM_A_RULE_ID,		/* u32: 1..TM_RULE_ID_MAX */
+	TM_A_RULE_PRIORITY,	/* u32: lower wins */
+	TM_A_RULE_FAMILY,	/* u8: enum tm_family */
+	TM_A_RULE_SRC,		/* binary: 4 or 16 bytes, network order */
+	TM_A_RULE_SRC_LEN,	/* u8: prefix length */
+	TM_A_RULE_DST,		/* binary */
+	TM_A_RULE_DST_LEN,	/* u8 */
+	TM_A_RULE_SPORT_MIN,	/* u16 */
+	TM_A_RULE_SPORT_MAX,	/* u16 */
+	TM_A_RULE_DPORT_MIN,	/* u16 */
+	TM_A_RULE_DPORT_MAX,	/* u16 */
+	TM_A_RULE_PROTO,	/* u8: absent = any */
+	TM_A_RULE_IIF,		/* u32: ifindex, absent = any */
+	TM_A_RULE_OIF,		/* u32 */
+	TM_A_RULE_ACTION,	/* u8: enum tm_action */
+	TM_A_RULE_REJECT,	/* u8: enum tm_reject */
+	TM_A_RULE_MARK,		/* u32 */
+	TM_A_RULE_LB_SERVICE,	/* string: reserved for TM_ACT_LB */
+	TM_A_RULE_COMMENT,	/* string, at most TM_COMMENT_MAX - 1 bytes */
+	TM_A_RULE_COOKIE,	/* u64 */
+	TM_A_RULE_PACKETS,	/* u64: packets that hit the rule */
+	TM_A_RULE_BYTES,	/* u64: their bytes */
+	TM_A_RULE_RESET_COUNTERS,	/* flag: TM_CMD_RULE_SET */
+	TM_A_KEY_SRC,		/* binary: 4 or 16 bytes, network order */
+	TM_A_KEY_DST,		/* binary */
+	TM_A_KEY_SPORT,		/* u16 */
+	TM_A_KEY_DPORT,		/* u16 */
+	TM_A_KEY_PROTO,		/* u8 */
+	TM_A_KEY_IIF,		/* u32 */
+	TM_A_KEY_OIF,		/* u32 */
+	TM_A_LOOKUP_PROBES,	/* u32: hash tables the lookup probed */
+	TM_A_TXN_ID,		/* u32 */
+	TM_A_TXN_OPS,		/* u32: requests a commit applied */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1

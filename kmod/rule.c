@@ -1,0 +1,593 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rules: add, replace, delete and flush on a table's rules or on a
+ * transaction's copy of them (struct tm_ruleset), and the rule objects
+ * themselves (struct tm_krule, struct tm_cnt).  The callers (rule_nl.c,
+ * txn.c) hold tm_net.lock; the hooks only ever read, under RCU.
+ *
+ * Freeing: a tm_krule may be in use by a lookup until an RCU grace period
+ * after the last classifier that lookups can reach stops holding it, so
+ * every tm_krule is freed with call_rcu(), after it was unpublished:
+ *   - in the table's own rules, when it is deleted or replaced;
+ *   - in a transaction's copy, when the transaction created it and drops
+ *     it again (it was never published), or at the commit for the rules of
+ *     the table that the copy dropped (the "dead" list).
+ */
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#include "tm.h"
+
+static const u8 tm_fam_af[2] = { TM_AF_INET, TM_AF_INET6 };
+
+u32 tm_rule_cls_id(u32 id, u8 family)
+{
+	return id << 1 | (family == TM_AF_INET6);
+}
+
+static struct tm_cnt *tm_cnt_new(void)
+{
+	struct tm_cnt *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
+	int cpu;
+
+	if (!c)
+		return NULL;
+	c->pc = alloc_percpu_gfp(struct tm_pcnt, GFP_KERNEL_ACCOUNT);
+	if (!c->pc) {
+		kfree(c);
+		return NULL;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(c->pc, cpu)->syncp);
+	refcount_set(&c->ref, 1);
+	return c;
+}
+
+static void tm_cnt_put(struct tm_cnt *c)
+{
+	if (refcount_dec_and_test(&c->ref)) {
+		free_percpu(c->pc);
+		kfree(c);
+	}
+}
+
+/* Sums since the rule was made, whatever the resets. */
+static void tm_cnt_sum(const struct tm_cnt *c, u64 *packets, u64 *bytes)
+{
+	u64 p = 0, b = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		const struct tm_pcnt *pc = per_cpu_ptr(c->pc, cpu);
+		unsigned int start;
+		u64 pp, bb;
+
+		do {
+			start = u64_stats_fetch_begin(&pc->syncp);
+			pp = u64_stats_read(&pc->packets);
+			bb = u64_stats_read(&pc->bytes);
+		} while (u64_stats_fetch_retry(&pc->syncp, start));
+		p += pp;
+		b += bb;
+	}
+	*packets = p;
+	*bytes = b;
+}
+
+void tm_cnt_read(const struct tm_cnt *c, u64 *packets, u64 *bytes)
+{
+	tm_cnt_sum(c, packets, bytes);
+	*packets -= c->base_packets;
+	*bytes -= c->base_bytes;
+}
+
+/* Resetting only moves the base: the per-CPU counts are the CPUs' own. */
+void tm_cnt_reset(struct tm_cnt *c)
+{
+	tm_cnt_sum(c, &c->base_packets, &c->base_bytes);
+}
+
+static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
+				     struct tm_cnt *cnt)
+{
+	struct tm_krule *kr = kzalloc(sizeof(*kr), GFP_KERNEL_ACCOUNT);
+
+	if (!kr)
+		return NULL;
+	if (cfg->comment) {
+		kr->comment = kstrdup(cfg->comment, GFP_KERNEL_ACCOUNT);
+		if (!kr->comment)
+			goto err;
+	}
+	if (cnt) {
+		refcount_inc(&cnt->ref);
+		kr->cnt = cnt;
+	} else {
+		kr->cnt = tm_cnt_new();
+		if (!kr->cnt)
+			goto err;
+	}
+	INIT_LIST_HEAD(&kr->txn_node);
+	kr->cookie = cfg->cookie;
+	kr->id = id;
+	kr->mark = cfg->mark;
+	kr->action = cfg->action;
+	kr->reject = cfg->reject;
+	kr->fams = cfg->fams;
+	return kr;
+err:
+	kfree(kr->comment);
+	kfree(kr);
+	return NULL;
+}
+
+static void tm_krule_free_rcu(struct rcu_head *head)
+{
+	struct tm_krule *kr = container_of(head, struct tm_krule, rcu);
+
+	tm_cnt_put(kr->cnt);
+	kfree(kr->comment);
+	kfree(kr);
+}
+
+void tm_krule_free(struct tm_krule *kr)
+{
+	call_rcu(&kr->rcu, tm_krule_free_rcu);
+}
+
+/* @kr left the rules @sh (NULL: the table's own) hold. */
+static void tm_krule_drop(struct tm_shadow *sh, struct tm_krule *kr)
+{
+	if (!sh) {
+		tm_krule_free(kr);
+	} else if (kr->txn_new) {
+		list_del(&kr->txn_node);
+		tm_krule_free(kr);
+	} else {
+		list_add_tail(&kr->txn_node, &sh->dead);
+	}
+}
+
+static void tm_krule_made(struct tm_shadow *sh, struct tm_krule *kr)
+{
+	kr->txn_new = 1;
+	list_add_tail(&kr->txn_node, &sh->created);
+}
+
+struct tm_krule *tm_rule_find(const struct tm_ruleset *rs, u32 id,
+			      const struct tm_rule **rp)
+{
+	const struct tm_rule *r;
+	unsigned int i;
+
+	if (!id || id > TM_RULE_ID_MAX)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(tm_fam_af); i++) {
+		r = tm_cls_find(rs->cls, tm_rule_cls_id(id, tm_fam_af[i]));
+		if (r) {
+			if (rp)
+				*rp = r;
+			return (struct tm_krule *)(uintptr_t)r->action;
+		}
+	}
+	return NULL;
+}
+
+static void tm_cls_error(int err, struct netlink_ext_ack *extack)
+{
+	if (err == -ENOSPC)
+		NL_SET_ERR_MSG(extack,
+			       "Too many hash tables: the rules' prefix lengths spread over more tuples than the table's max-tuples");
+	else if (err == -ENOMEM)
+		NL_SET_ERR_MSG(extack, "Out of memory");
+	else if (err == -EINVAL)
+		NL_SET_ERR_MSG(extack, "Invalid rule");
+}
+
+/* The classifier rule of @cfg for address family @af, acting as @kr. */
+static void tm_rule_instance(struct tm_rule *r, const struct tm_rule_cfg *cfg,
+			     u32 id, u8 af, const struct tm_krule *kr)
+{
+	*r = cfg->r;
+	r->family = af;
+	r->id = tm_rule_cls_id(id, af);
+	r->action = (uintptr_t)kr;
+}
+
+/* Insert the classifier rules of @kr (described by @cfg) into @rs. */
+static int tm_rs_insert(struct tm_ruleset *rs, struct tm_krule *kr,
+			const struct tm_rule_cfg *cfg)
+{
+	struct tm_rule r;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(tm_fam_af); i++) {
+		if (!(kr->fams & BIT(i)))
+			continue;
+		tm_rule_instance(&r, cfg, kr->id, tm_fam_af[i], kr);
+		err = tm_cls_insert(rs->cls, &r);
+		if (err) {
+			/* Only the IPv6 half of an inet rule can fail second. */
+			if (i && (kr->fams & TM_FAMS_V4))
+				tm_cls_delete(rs->cls,
+					      tm_rule_cls_id(kr->id, TM_AF_INET));
+			return err;
+		}
+	}
+	rs->nrules++;
+	rs->max_id = max(rs->max_id, kr->id);
+	return 0;
+}
+
+static void tm_rs_remove(struct tm_ruleset *rs, const struct tm_krule *kr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tm_fam_af); i++) {
+		if (kr->fams & BIT(i))
+			tm_cls_delete(rs->cls,
+				      tm_rule_cls_id(kr->id, tm_fam_af[i]));
+	}
+	rs->nrules--;
+}
+
+/*
+ * Replace @old by @kr in @rs.  Each address family's classifier rule is
+ * replaced in one step (a packet is of one family, so it sees the old rule
+ * or the new one); families the rule gains are inserted first and those it
+ * loses deleted last, since deletes cannot fail.
+ */
+static int tm_rs_replace(struct tm_ruleset *rs, const struct tm_krule *old,
+			 struct tm_krule *kr, const struct tm_rule_cfg *cfg)
+{
+	struct tm_rule r, undo[2];
+	const struct tm_rule *orig;
+	unsigned int i, done = 0;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(tm_fam_af); i++) {
+		if (!(kr->fams & BIT(i)))
+			continue;
+		tm_rule_instance(&r, cfg, kr->id, tm_fam_af[i], kr);
+		orig = tm_cls_find(rs->cls, r.id);
+		if (orig) {
+			undo[i] = *orig;
+			err = tm_cls_replace(rs->cls, &r);
+		} else {
+			err = tm_cls_insert(rs->cls, &r);
+		}
+		if (err)
+			break;
+		done |= BIT(i);
+	}
+	if (err) {
+		/* Undo the family done first, if any: put the old rule back. */
+		for (i = 0; i < ARRAY_SIZE(tm_fam_af); i++) {
+			if (!(done & BIT(i)))
+				continue;
+			if (!(old->fams & BIT(i)))
+				tm_cls_delete(rs->cls,
+					      tm_rule_cls_id(kr->id,
+							     tm_fam_af[i]));
+			else if (tm_cls_replace(rs->cls, &undo[i]))
+				WARN_ONCE(1, "tuplemerge: rule %u half replaced\n",
+					  kr->id);
+		}
+		return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(tm_fam_af); i++) {
+		if ((old->fams & BIT(i)) && !(kr->fams & BIT(i)))
+			tm_cls_delete(rs->cls,
+				      tm_rule_cls_id(kr->id, tm_fam_af[i]));
+	}
+	return 0;
+}
+
+/*
+ * Following a change of a table's own rules in the transaction copy of
+ * them (t->shadow), so that the transaction commits on top of it: the
+ * change goes into the copy too when the transaction left that rule alone;
+ * a copy that starts from a flush only has to free, at the commit, what
+ * the table gained; a change to a rule the transaction changed too is a
+ * conflict, which spoils the transaction (tm_txn_spoil()).
+ */
+/*
+ * In a flushed copy, every rule of the table is on the dead list; in a
+ * plain copy, each is either shared by the copy or on the dead list
+ * because the transaction deleted or replaced it.
+ */
+static void tm_follow_add(struct tm_shadow *sh, struct tm_krule *kr,
+			  const struct tm_rule_cfg *cfg)
+{
+	if (sh->flushed) {
+		list_add_tail(&kr->txn_node, &sh->dead);
+	} else if (tm_rule_find(&sh->rules, kr->id, NULL) ||
+		   sh->rules.nrules >= sh->table->max_rules ||
+		   tm_rs_insert(&sh->rules, kr, cfg)) {
+		tm_txn_spoil(sh->txn);
+	}
+}
+
+/* Call before @kr is freed: it may be on the dead list. */
+static void tm_follow_del(struct tm_shadow *sh, struct tm_krule *kr)
+{
+	struct tm_krule *cur = tm_rule_find(&sh->rules, kr->id, NULL);
+
+	if (sh->flushed)
+		list_del_init(&kr->txn_node);
+	else if (cur == kr)
+		tm_rs_remove(&sh->rules, kr);
+	else if (cur)
+		tm_txn_spoil(sh->txn);
+	else
+		list_del_init(&kr->txn_node);
+}
+
+static void tm_follow_replace(struct tm_shadow *sh, struct tm_krule *old,
+			      struct tm_krule *kr,
+			      const struct tm_rule_cfg *cfg)
+{
+	struct tm_krule *cur = tm_rule_find(&sh->rules, kr->id, NULL);
+
+	if (sh->flushed) {
+		list_del_init(&old->txn_node);
+		list_add_tail(&kr->txn_node, &sh->dead);
+	} else if (cur == old) {
+		if (tm_rs_replace(&sh->rules, old, kr, cfg))
+			tm_txn_spoil(sh->txn);
+	} else if (cur) {
+		tm_txn_spoil(sh->txn);
+	} else {
+		list_del_init(&old->txn_node);
+		list_add_tail(&kr->txn_node, &sh->dead);
+	}
+}
+
+int tm_rule_add(struct tm_table *t, struct tm_ruleset *rs,
+		struct tm_shadow *sh, struct tm_rule_cfg *cfg,
+		struct netlink_ext_ack *extack)
+{
+	struct tm_krule *kr;
+	int err;
+
+	if (!cfg->id) {
+		if (rs->max_id >= TM_RULE_ID_MAX) {
+			NL_SET_ERR_MSG(extack,
+				       "No rule id left above the highest in use: give one");
+			return -ENOSPC;
+		}
+		cfg->id = rs->max_id + 1;
+	} else if (tm_rule_find(rs, cfg->id, NULL)) {
+		NL_SET_ERR_MSG(extack, "Rule id already in use in this table");
+		return -EEXIST;
+	}
+	if (rs->nrules >= t->max_rules) {
+		NL_SET_ERR_MSG(extack, "Table is full (its max-rules)");
+		return -ENOSPC;
+	}
+	kr = tm_krule_new(cfg, cfg->id, NULL);
+	if (!kr) {
+		NL_SET_ERR_MSG(extack, "Out of memory");
+		return -ENOMEM;
+	}
+	err = tm_rs_insert(rs, kr, cfg);
+	if (err) {
+		tm_cls_error(err, extack);
+		tm_krule_free(kr);
+		return err;
+	}
+	if (sh)
+		tm_krule_made(sh, kr);
+	else if (t->shadow)
+		tm_follow_add(t->shadow, kr, cfg);
+	return 0;
+}
+
+/* Replace rule cfg->id by the rule @cfg describes. */
+int tm_rule_replace(struct tm_table *t, struct tm_ruleset *rs,
+		    struct tm_shadow *sh, const struct tm_rule_cfg *cfg,
+		    struct netlink_ext_ack *extack)
+{
+	struct tm_krule *old, *kr;
+	int err;
+
+	old = tm_rule_find(rs, cfg->id, NULL);
+	if (!old) {
+		NL_SET_ERR_MSG(extack, "No rule with this id in this table");
+		return -ENOENT;
+	}
+	kr = tm_krule_new(cfg, cfg->id,
+			  cfg->reset_counters ? NULL : old->cnt);
+	if (!kr) {
+		NL_SET_ERR_MSG(extack, "Out of memory");
+		return -ENOMEM;
+	}
+	err = tm_rs_replace(rs, old, kr, cfg);
+	if (err) {
+		tm_cls_error(err, extack);
+		tm_krule_free(kr);
+		return err;
+	}
+	if (!sh && t->shadow)
+		tm_follow_replace(t->shadow, old, kr, cfg);
+	tm_krule_drop(sh, old);
+	if (sh)
+		tm_krule_made(sh, kr);
+	return 0;
+}
+
+int tm_rule_del(struct tm_table *t, struct tm_ruleset *rs,
+		struct tm_shadow *sh, u32 id, struct netlink_ext_ack *extack)
+{
+	struct tm_krule *kr = tm_rule_find(rs, id, NULL);
+
+	if (!kr) {
+		NL_SET_ERR_MSG(extack, "No rule with this id in this table");
+		return -ENOENT;
+	}
+	tm_rs_remove(rs, kr);
+	if (!sh && t->shadow)
+		tm_follow_del(t->shadow, kr);
+	tm_krule_drop(sh, kr);
+	return 0;
+}
+
+struct tm_each {
+	int (*fn)(struct tm_krule *kr, const struct tm_rule *r, void *arg);
+	void *arg;
+};
+
+static int tm_each_one(const struct tm_rule *r, void *arg)
+{
+	struct tm_krule *kr = (struct tm_krule *)(uintptr_t)r->action;
+	struct tm_each *e = arg;
+
+	/* An inet rule is two classifier rules: report it once. */
+	if (r->family == TM_AF_INET6 && (kr->fams & TM_FAMS_V4))
+		return 0;
+	return e->fn(kr, r, e->arg);
+}
+
+/* Call @fn once per user rule of @rs until it returns non-0. */
+int tm_rules_for_each(const struct tm_ruleset *rs,
+		      int (*fn)(struct tm_krule *kr, const struct tm_rule *r,
+				void *arg), void *arg)
+{
+	struct tm_each e = { .fn = fn, .arg = arg };
+
+	return tm_cls_for_each(rs->cls, tm_each_one, &e);
+}
+
+struct tm_ids {
+	u32 *ids;
+	u32 n, max;
+};
+
+static int tm_ids_one(struct tm_krule *kr, const struct tm_rule *r, void *arg)
+{
+	struct tm_ids *s = arg;
+
+	if (WARN_ON_ONCE(s->n >= s->max))
+		return -EUCLEAN;
+	s->ids[s->n++] = kr->id;
+	return 0;
+}
+
+static int tm_u32_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The ids of @rs in increasing order, in a kvmalloc()ed array. */
+int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n)
+{
+	struct tm_ids s = { .max = rs->nrules };
+	int err;
+
+	s.ids = kvmalloc_array(max(s.max, 1u), sizeof(u32), GFP_KERNEL);
+	if (!s.ids)
+		return -ENOMEM;
+	err = tm_rules_for_each(rs, tm_ids_one, &s);
+	if (err) {
+		kvfree(s.ids);
+		return err;
+	}
+	sort(s.ids, s.n, sizeof(u32), tm_u32_cmp, NULL);
+	*ids = s.ids;
+	*n = s.n;
+	return 0;
+}
+
+/* An empty classifier with the table's engine and parameters. */
+struct tm_cls *tm_rules_cls_new(const struct tm_table *t)
+{
+	struct tm_params p;
+
+	/* The ABI's engine numbers are the core's. */
+	BUILD_BUG_ON((int)TM_ENG_TUPLEMERGE != (int)TM_ENGINE_TUPLEMERGE ||
+		     (int)TM_ENG_TSS != (int)TM_ENGINE_TSS ||
+		     (int)TM_ENG_LINEAR != (int)TM_ENGINE_LINEAR);
+	tm_params_default(&p);
+	p.engine = t->engine;
+	if (t->collide)
+		p.collide = t->collide;
+	p.max_tables = t->max_tuples;
+	return tm_cls_create(&p);
+}
+
+static int tm_copy_one(const struct tm_rule *r, void *arg)
+{
+	return tm_cls_insert(arg, r);
+}
+
+/* A private copy of @src, sharing its tm_krules, for a transaction. */
+int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
+		  const struct tm_ruleset *src)
+{
+	struct tm_cls *cls = tm_rules_cls_new(t);
+	int err;
+
+	if (!cls)
+		return -ENOMEM;
+	err = tm_cls_for_each(src->cls, tm_copy_one, cls);
+	if (err) {
+		tm_cls_destroy(cls);
+		return err;
+	}
+	dst->cls = cls;
+	dst->nrules = src->nrules;
+	dst->max_id = src->max_id;
+	return 0;
+}
+
+static int tm_drop_one(struct tm_krule *kr, const struct tm_rule *r,
+		       void *arg)
+{
+	tm_krule_drop(arg, kr);
+	return 0;
+}
+
+/*
+ * Delete every rule: @rs gets an empty classifier, published at once when
+ * @rs is the table's own (@sh NULL).
+ */
+int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
+		   struct tm_shadow *sh)
+{
+	struct tm_cls *cls = tm_rules_cls_new(t), *old = rs->cls;
+
+	if (!cls)
+		return -ENOMEM;
+	if (sh)
+		sh->flushed = true;
+	else if (t->shadow)
+		tm_txn_spoil(t->shadow->txn);
+	if (!sh)
+		rcu_assign_pointer(t->cls, cls);
+	rs->cls = cls;
+	rs->nrules = 0;
+	/* After the new classifier is published: frees wait for readers. */
+	tm_cls_for_each(old, tm_each_one,
+			&(struct tm_each){ .fn = tm_drop_one, .arg = sh });
+	tm_cls_destroy(old);
+	return 0;
+}
+
+/* Free a table's rules once it is unreachable from any hook. */
+void tm_rules_release(struct tm_ruleset *rs)
+{
+	tm_cls_for_each(rs->cls, tm_each_one,
+			&(struct tm_each){ .fn = tm_drop_one, .arg = NULL });
+	tm_cls_destroy(rs->cls);
+	rs->cls = NULL;
+}
+
+void tm_rule_exit(void)
+{
+	/* Wait for the tm_krules still queued by call_rcu(). */
+	rcu_barrier();
+}

@@ -1,0 +1,893 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rule, lookup, counter and transaction commands of the "tuplemerge"
+ * family: attribute parsing with an extack message for every refusal, the
+ * rule message format (replies, dumps, events), and the choice between a
+ * table's own rules and a transaction's copy.  The policies and the ops
+ * table are in genl.c; the operations themselves in rule.c and txn.c.
+ */
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "tm.h"
+
+static void tm_ext_msg(struct netlink_ext_ack *extack, const char *msg)
+{
+	/* @msg: a string literal from the core (tm_rule_check()). */
+	if (extack)
+		extack->_msg = msg;
+}
+
+static struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info)
+{
+	const char *name = tm_get_name(info);
+	struct tm_table *t;
+
+	if (!name)
+		return ERR_PTR(-EINVAL);
+	t = tm_table_find(tn, name);
+	if (!t) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],
+				    "No table with this name");
+		return ERR_PTR(-ENOENT);
+	}
+	return t;
+}
+
+static u8 tm_table_fams(const struct tm_table *t)
+{
+	return t->family == TM_FAMILY_IPV4 ? TM_FAMS_V4 :
+	       t->family == TM_FAMILY_IPV6 ? TM_FAMS_V6 :
+	       TM_FAMS_V4 | TM_FAMS_V6;
+}
+
+static u32 tm_prefix_word(unsigned int len, unsigned int i)
+{
+	if (len >= 32 * (i + 1))
+		return ~0u;
+	if (len <= 32 * i)
+		return 0;
+	return ~0u << (32 - (len - 32 * i));
+}
+
+/* An address attribute: 4 bytes (IPv4) or 16 (IPv6), network order. */
+static int tm_nl_addr(const struct nlattr *na, struct tm_addr *a, u8 *af,
+		      struct netlink_ext_ack *extack)
+{
+	const __be32 *p = nla_data(na);	/* attributes are 4-byte aligned */
+	unsigned int i, n;
+
+	switch (nla_len(na)) {
+	case 4:
+		*af = TM_AF_INET;
+		n = 1;
+		break;
+	case 16:
+		*af = TM_AF_INET6;
+		n = 4;
+		break;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, na,
+				    "Address must be 4 bytes (IPv4) or 16 (IPv6)");
+		return -EINVAL;
+	}
+	memset(a, 0, sizeof(*a));
+	for (i = 0; i < n; i++)
+		a->w[i] = be32_to_cpu(p[i]);
+	return 0;
+}
+
+/* A prefix: address attribute @aa and length @al.  *af stays 0 if none. */
+static int tm_nl_prefix(struct genl_info *info, int aa, int al,
+			struct tm_addr *a, u8 *len, u8 *af)
+{
+	const struct nlattr *na = info->attrs[aa], *nl = info->attrs[al];
+	unsigned int i, max;
+	int err;
+
+	*af = 0;
+	*len = 0;
+	if (!na) {
+		if (nl) {
+			NL_SET_ERR_MSG_ATTR(info->extack, nl,
+					    "Prefix length without an address");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	err = tm_nl_addr(na, a, af, info->extack);
+	if (err)
+		return err;
+	max = *af == TM_AF_INET ? 32 : 128;
+	*len = nl ? nla_get_u8(nl) : max;
+	if (*len > max) {
+		if (*af == TM_AF_INET)
+			NL_SET_ERR_MSG_ATTR(info->extack, nl,
+					    "Prefix length out of range 0..32 for IPv4");
+		else
+			NL_SET_ERR_MSG_ATTR(info->extack, nl,
+					    "Prefix length out of range 0..128 for IPv6");
+		return -EINVAL;
+	}
+	for (i = 0; i < 4; i++) {
+		if (a->w[i] & ~tm_prefix_word(*len, i)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, na,
+					    "Address has bits set past its prefix length");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static int tm_nl_ports(struct genl_info *info, int amin, int amax, u16 *lo,
+		       u16 *hi)
+{
+	const struct nlattr *min = info->attrs[amin], *max = info->attrs[amax];
+
+	*lo = min ? nla_get_u16(min) : max ? nla_get_u16(max) : 0;
+	*hi = max ? nla_get_u16(max) : min ? nla_get_u16(min) : 65535;
+	if (*lo > *hi) {
+		NL_SET_ERR_MSG_ATTR(info->extack, max,
+				    "Port range with its low end above its high end");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Parse a rule of table @t from the request (TM_CMD_RULE_NEW/SET). */
+static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
+			  struct tm_rule_cfg *cfg, bool replace)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **a = info->attrs;
+	u8 saf, daf, af;
+	const char *why;
+	int err;
+
+	memset(cfg, 0, sizeof(*cfg));
+	if (a[TM_A_RULE_ID])
+		cfg->id = nla_get_u32(a[TM_A_RULE_ID]);
+	if (replace && !cfg->id) {
+		NL_SET_ERR_MSG(extack, "Replace needs the id of the rule");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_ID);
+		return -EINVAL;
+	}
+	if (a[TM_A_RULE_PRIORITY])
+		cfg->r.priority = nla_get_u32(a[TM_A_RULE_PRIORITY]);
+
+	err = tm_nl_prefix(info, TM_A_RULE_SRC, TM_A_RULE_SRC_LEN,
+			   &cfg->r.src, &cfg->r.src_len, &saf);
+	if (!err)
+		err = tm_nl_prefix(info, TM_A_RULE_DST, TM_A_RULE_DST_LEN,
+				   &cfg->r.dst, &cfg->r.dst_len, &daf);
+	if (err)
+		return err;
+	if (saf && daf && saf != daf) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_DST],
+				    "Source and destination addresses of different families");
+		return -EINVAL;
+	}
+	af = saf ?: daf;
+	if (a[TM_A_RULE_FAMILY]) {
+		u8 f = nla_get_u8(a[TM_A_RULE_FAMILY]);
+
+		cfg->fams = f == TM_FAMILY_IPV4 ? TM_FAMS_V4 :
+			    f == TM_FAMILY_IPV6 ? TM_FAMS_V6 :
+			    TM_FAMS_V4 | TM_FAMS_V6;
+		if (af && cfg->fams != (af == TM_AF_INET ? TM_FAMS_V4 :
+							    TM_FAMS_V6)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_FAMILY],
+					    "Rule family does not match its addresses");
+			return -EINVAL;
+		}
+	} else if (af) {
+		cfg->fams = af == TM_AF_INET ? TM_FAMS_V4 : TM_FAMS_V6;
+	} else {
+		cfg->fams = tm_table_fams(t);
+	}
+	if (cfg->fams & ~tm_table_fams(t)) {
+		NL_SET_ERR_MSG(extack,
+			       "Rule family does not fit the table's family");
+		return -EINVAL;
+	}
+	cfg->r.family = cfg->fams & TM_FAMS_V4 ? TM_AF_INET : TM_AF_INET6;
+
+	err = tm_nl_ports(info, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
+			  &cfg->r.sport_lo, &cfg->r.sport_hi);
+	if (!err)
+		err = tm_nl_ports(info, TM_A_RULE_DPORT_MIN,
+				  TM_A_RULE_DPORT_MAX, &cfg->r.dport_lo,
+				  &cfg->r.dport_hi);
+	if (err)
+		return err;
+	if (a[TM_A_RULE_PROTO])
+		cfg->r.proto = nla_get_u8(a[TM_A_RULE_PROTO]);
+	else
+		cfg->r.proto_any = 1;
+
+	if (a[TM_A_RULE_IIF]) {
+		if (t->hook == TM_HOOK_OUTPUT || t->hook == TM_HOOK_POSTROUTING) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_IIF],
+					    "Packets have no input interface at the table's hook");
+			return -EINVAL;
+		}
+		cfg->r.iif = nla_get_u32(a[TM_A_RULE_IIF]);
+	}
+	if (a[TM_A_RULE_OIF]) {
+		if (t->hook == TM_HOOK_PREROUTING || t->hook == TM_HOOK_INPUT) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_OIF],
+					    "Packets have no output interface at the table's hook");
+			return -EINVAL;
+		}
+		cfg->r.oif = nla_get_u32(a[TM_A_RULE_OIF]);
+	}
+
+	cfg->action = a[TM_A_RULE_ACTION] ? nla_get_u8(a[TM_A_RULE_ACTION]) :
+					    TM_ACT_ACCEPT;
+	if (a[TM_A_RULE_REJECT]) {
+		if (cfg->action != TM_ACT_REJECT) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_REJECT],
+					    "Reject type given for an action other than reject");
+			return -EINVAL;
+		}
+		cfg->reject = nla_get_u8(a[TM_A_RULE_REJECT]);
+	}
+	if (cfg->action == TM_ACT_REJECT) {
+		if (t->hook == TM_HOOK_POSTROUTING) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_ACTION],
+					    "Reject is not available at the postrouting hook");
+			return -EINVAL;
+		}
+		if (cfg->reject == TM_REJECT_TCP_RESET &&
+		    (cfg->r.proto_any || cfg->r.proto != IPPROTO_TCP)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_REJECT],
+					    "A TCP reset needs a rule for protocol tcp");
+			return -EINVAL;
+		}
+	}
+	if (a[TM_A_RULE_MARK]) {
+		if (cfg->action != TM_ACT_MARK) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_MARK],
+					    "Mark value given for an action other than mark");
+			return -EINVAL;
+		}
+		cfg->mark = nla_get_u32(a[TM_A_RULE_MARK]);
+	} else if (cfg->action == TM_ACT_MARK) {
+		NL_SET_ERR_MSG(extack, "The mark action needs a mark value");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_MARK);
+		return -EINVAL;
+	}
+	if (cfg->action == TM_ACT_LB || a[TM_A_RULE_LB_SERVICE]) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_ACTION],
+				    "The lb action is reserved: load-balancer services are not available yet");
+		return -EOPNOTSUPP;
+	}
+	if (a[TM_A_RULE_COMMENT])
+		cfg->comment = nla_data(a[TM_A_RULE_COMMENT]);
+	if (a[TM_A_RULE_COOKIE])
+		cfg->cookie = nla_get_u64(a[TM_A_RULE_COOKIE]);
+	if (a[TM_A_RULE_RESET_COUNTERS]) {
+		if (!replace) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_RESET_COUNTERS],
+					    "Counters can only be reset on a replace");
+			return -EINVAL;
+		}
+		cfg->reset_counters = true;
+	}
+	err = tm_rule_check(&cfg->r, &why);
+	if (err)
+		tm_ext_msg(extack, why);
+	return err;
+}
+
+static int tm_put_addr(struct sk_buff *skb, int attr, const struct tm_addr *a,
+		       u8 af)
+{
+	unsigned int i, n = af == TM_AF_INET ? 1 : 4;
+	__be32 buf[4];
+
+	for (i = 0; i < n; i++)
+		buf[i] = cpu_to_be32(a->w[i]);
+	return nla_put(skb, attr, 4 * n, buf);
+}
+
+static int tm_put_ports(struct sk_buff *skb, int amin, int amax, u16 lo,
+			u16 hi)
+{
+	if (lo == 0 && hi == 65535)
+		return 0;
+	return nla_put_u16(skb, amin, lo) || nla_put_u16(skb, amax, hi);
+}
+
+static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
+		       const struct tm_rule *r, bool counters)
+{
+	u8 fam = kr->fams == TM_FAMS_V4 ? TM_FAMILY_IPV4 :
+		 kr->fams == TM_FAMS_V6 ? TM_FAMILY_IPV6 : TM_FAMILY_INET;
+	u64 packets, bytes;
+
+	if (nla_put_u32(skb, TM_A_RULE_ID, kr->id) ||
+	    nla_put_u32(skb, TM_A_RULE_PRIORITY, r->priority) ||
+	    nla_put_u8(skb, TM_A_RULE_FAMILY, fam) ||
+	    nla_put_u8(skb, TM_A_RULE_ACTION, kr->action))
+		return -EMSGSIZE;
+	if (r->src_len &&
+	    (tm_put_addr(skb, TM_A_RULE_SRC, &r->src, r->family) ||
+	     nla_put_u8(skb, TM_A_RULE_SRC_LEN, r->src_len)))
+		return -EMSGSIZE;
+	if (r->dst_len &&
+	    (tm_put_addr(skb, TM_A_RULE_DST, &r->dst, r->family) ||
+	     nla_put_u8(skb, TM_A_RULE_DST_LEN, r->dst_len)))
+		return -EMSGSIZE;
+	if (tm_put_ports(skb, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
+			 r->sport_lo, r->sport_hi) ||
+	    tm_put_ports(skb, TM_A_RULE_DPORT_MIN, TM_A_RULE_DPORT_MAX,
+			 r->dport_lo, r->dport_hi))
+		return -EMSGSIZE;
+	if ((!r->proto_any && nla_put_u8(skb, TM_A_RULE_PROTO, r->proto)) ||
+	    (r->iif && nla_put_u32(skb, TM_A_RULE_IIF, r->iif)) ||
+	    (r->oif && nla_put_u32(skb, TM_A_RULE_OIF, r->oif)) ||
+	    (kr->action == TM_ACT_REJECT &&
+	     nla_put_u8(skb, TM_A_RULE_REJECT, kr->reject)) ||
+	    (kr->action == TM_ACT_MARK &&
+	     nla_put_u32(skb, TM_A_RULE_MARK, kr->mark)) ||
+	    (kr->comment &&
+	     nla_put_string(skb, TM_A_RULE_COMMENT, kr->comment)) ||
+	    (kr->cookie &&
+	     nla_put_u64_64bit(skb, TM_A_RULE_COOKIE, kr->cookie, TM_A_PAD)))
+		return -EMSGSIZE;
+	if (!counters)
+		return 0;
+	tm_cnt_read(kr->cnt, &packets, &bytes);
+	if (nla_put_u64_64bit(skb, TM_A_RULE_PACKETS, packets, TM_A_PAD) ||
+	    nla_put_u64_64bit(skb, TM_A_RULE_BYTES, bytes, TM_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * A whole rule message.  TM_CMD_RULE_DEL carries the id alone, and no id
+ * for a flush (@kr NULL).
+ */
+static int tm_fill_rule(struct sk_buff *skb, const struct tm_table *t,
+			const struct tm_krule *kr, const struct tm_rule *r,
+			u32 portid, u32 seq, int flags, u8 cmd, u64 generation)
+{
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
+	    nla_put_u64_64bit(skb, TM_A_NET_GENERATION, generation,
+			      TM_A_PAD) ||
+	    (kr && cmd == TM_CMD_RULE_DEL &&
+	     nla_put_u32(skb, TM_A_RULE_ID, kr->id)) ||
+	    (kr && cmd != TM_CMD_RULE_DEL && tm_put_rule(skb, kr, r, true))) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static void tm_notify_rule(struct net *net, const struct tm_table *t,
+			   const struct tm_krule *kr, const struct tm_rule *r,
+			   u8 cmd, u64 generation)
+{
+	struct sk_buff *skb;
+
+	if (!tm_genl_listening(net))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (tm_fill_rule(skb, t, kr, r, 0, 0, 0, cmd, generation)) {
+		nlmsg_free(skb);
+		return;
+	}
+	tm_genl_multicast(net, skb);
+}
+
+void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
+			 u64 generation)
+{
+	struct sk_buff *skb;
+	void *hdr;
+
+	if (!tm_genl_listening(net))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	hdr = genlmsg_put(skb, 0, 0, &tm_genl_family, 0, TM_CMD_TXN_COMMIT);
+	if (!hdr ||
+	    nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
+	    nla_put_u32(skb, TM_A_TXN_OPS, ops) ||
+	    nla_put_u32(skb, TM_A_TABLE_RULES, t->rules.nrules) ||
+	    nla_put_u64_64bit(skb, TM_A_NET_GENERATION, generation,
+			      TM_A_PAD)) {
+		nlmsg_free(skb);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	tm_genl_multicast(net, skb);
+}
+
+/*
+ * Where a change goes: the table's own rules (*shp NULL), or the copy of
+ * transaction TM_A_TXN_ID.  @flush: the change is a flush.
+ */
+static int tm_nl_target(struct tm_net *tn, struct genl_info *info,
+			struct tm_table *t, bool flush,
+			struct tm_ruleset **rsp, struct tm_shadow **shp,
+			struct tm_txn **txnp)
+{
+	struct tm_shadow *sh;
+	struct tm_txn *txn;
+
+	*txnp = NULL;
+	*shp = NULL;
+	*rsp = &t->rules;
+	if (!info->attrs[TM_A_TXN_ID])
+		return 0;
+	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
+			  info->snd_portid, false, info->extack);
+	if (IS_ERR(txn))
+		return PTR_ERR(txn);
+	if (txn->ops >= TM_TXN_MAX_OPS) {
+		NL_SET_ERR_MSG(info->extack,
+			       "Transaction too large: at most 4194304 requests");
+		return -E2BIG;
+	}
+	sh = tm_txn_shadow(tn, txn, t, flush, info->extack);
+	if (IS_ERR(sh))
+		return PTR_ERR(sh);
+	*txnp = txn;
+	*shp = sh;
+	*rsp = &sh->rules;
+	return 0;
+}
+
+/* A change was made to @rs: count it, or publish and announce it. */
+static void tm_nl_changed(struct net *net, struct tm_net *tn,
+			  struct tm_table *t, struct tm_shadow *sh,
+			  struct tm_txn *txn, u32 id, u8 cmd)
+{
+	const struct tm_krule *kr = NULL;
+	const struct tm_rule *r = NULL;
+
+	if (sh) {
+		sh->ops++;
+		txn->ops++;
+		return;
+	}
+	tm_table_changed(tn, t);
+	if (cmd == TM_CMD_RULE_DEL) {
+		/* Gone: announce the id alone (none for a flush). */
+		struct tm_krule gone = { .id = id };
+
+		tm_notify_rule(net, t, id ? &gone : NULL, NULL, cmd,
+			       tn->generation);
+		return;
+	}
+	kr = tm_rule_find(&t->rules, id, &r);
+	tm_notify_rule(net, t, kr, r, cmd, tn->generation);
+}
+
+static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
+			     u8 cmd)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct sk_buff *echo = NULL;
+	const struct tm_krule *kr;
+	const struct tm_rule *r;
+	struct tm_ruleset *rs;
+	struct tm_rule_cfg cfg;
+	struct tm_shadow *sh;
+	struct tm_table *t;
+	struct tm_txn *txn;
+	int err;
+
+	if (info->nlhdr->nlmsg_flags & NLM_F_ECHO) {
+		echo = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+		if (!echo)
+			return -ENOMEM;
+	}
+	mutex_lock(&tn->lock);
+	t = tm_nl_table(tn, info);
+	err = PTR_ERR_OR_ZERO(t);
+	if (err)
+		goto out;
+	err = tm_nl_rule_cfg(info, t, &cfg, cmd == TM_CMD_RULE_SET);
+	if (err)
+		goto out;
+	err = tm_nl_target(tn, info, t, false, &rs, &sh, &txn);
+	if (err)
+		goto out;
+	if (cmd == TM_CMD_RULE_NEW)
+		err = tm_rule_add(t, rs, sh, &cfg, info->extack);
+	else
+		err = tm_rule_replace(t, rs, sh, &cfg, info->extack);
+	if (err)
+		goto out;
+	tm_nl_changed(net, tn, t, sh, txn, cfg.id, cmd);
+	if (echo) {
+		kr = tm_rule_find(rs, cfg.id, &r);
+		err = tm_fill_rule(echo, t, kr, r, info->snd_portid,
+				   info->snd_seq, 0, cmd, tn->generation);
+	}
+out:
+	mutex_unlock(&tn->lock);
+	if (!echo)
+		return err;
+	if (err) {
+		nlmsg_free(echo);
+		return err;
+	}
+	return genlmsg_reply(echo, info);
+}
+
+int tm_nl_rule_new(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_rule_change(skb, info, TM_CMD_RULE_NEW);
+}
+
+int tm_nl_rule_set(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_rule_change(skb, info, TM_CMD_RULE_SET);
+}
+
+/* Delete rule TM_A_RULE_ID, or every rule of the table without it. */
+int tm_nl_rule_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	const struct nlattr *ida = info->attrs[TM_A_RULE_ID];
+	u32 id = ida ? nla_get_u32(ida) : 0;
+	struct tm_ruleset *rs;
+	struct tm_shadow *sh;
+	struct tm_table *t;
+	struct tm_txn *txn;
+	int err;
+
+	mutex_lock(&tn->lock);
+	t = tm_nl_table(tn, info);
+	err = PTR_ERR_OR_ZERO(t);
+	if (err)
+		goto out;
+	if (id && !tm_rule_find(&t->rules, id, NULL) &&
+	    !info->attrs[TM_A_TXN_ID]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, ida,
+				    "No rule with this id in this table");
+		err = -ENOENT;
+		goto out;
+	}
+	err = tm_nl_target(tn, info, t, !id, &rs, &sh, &txn);
+	if (err)
+		goto out;
+	if (id) {
+		err = tm_rule_del(t, rs, sh, id, info->extack);
+		if (err)
+			NL_SET_BAD_ATTR(info->extack, ida);
+	} else {
+		err = tm_rules_flush(t, rs, sh);
+	}
+	if (!err)
+		tm_nl_changed(net, tn, t, sh, txn, id, TM_CMD_RULE_DEL);
+out:
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	const struct tm_krule *kr;
+	const struct tm_rule *r;
+	struct tm_table *t;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_RULE_ID))
+		return -EINVAL;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&tn->lock);
+	t = tm_nl_table(tn, info);
+	err = PTR_ERR_OR_ZERO(t);
+	if (err)
+		goto out;
+	kr = tm_rule_find(&t->rules, nla_get_u32(info->attrs[TM_A_RULE_ID]),
+			  &r);
+	if (!kr) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_RULE_ID],
+				    "No rule with this id in this table");
+		err = -ENOENT;
+		goto out;
+	}
+	err = tm_fill_rule(msg, t, kr, r, info->snd_portid, info->snd_seq, 0,
+			   TM_CMD_RULE_GET, tn->generation);
+out:
+	mutex_unlock(&tn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Rule dumps: the ids of the table taken, sorted, when the dump starts;
+ * each part sends the rules still there from position @pos on, so a dump
+ * resumes by id, and is flagged NLM_F_DUMP_INTR if the namespace changed
+ * since the start.
+ */
+struct tm_rule_dump {
+	u32 *ids;
+	u32 n;
+	u32 pos;
+	char name[TM_NAME_MAX];
+};
+
+static struct tm_rule_dump *tm_dump_state(struct netlink_callback *cb)
+{
+	BUILD_BUG_ON(sizeof(struct tm_rule_dump) > sizeof(cb->ctx));
+	return (struct tm_rule_dump *)cb->ctx;
+}
+
+int tm_nl_rule_dump_start(struct netlink_callback *cb)
+{
+	struct tm_net *tn = tm_net(sock_net(cb->skb->sk));
+	struct tm_rule_dump *d = tm_dump_state(cb);
+	const struct nlattr *name;
+	struct tm_table *t;
+	int err;
+
+	/* Validated by the op's policy; genl_dumpit_info() differs by kernel. */
+	name = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, TM_A_TABLE_NAME);
+	memset(d, 0, sizeof(*d));
+	if (!name) {
+		NL_SET_ERR_MSG(cb->extack, "Listing rules needs a table name");
+		NL_SET_ERR_ATTR_MISS(cb->extack, NULL, TM_A_TABLE_NAME);
+		return -EINVAL;
+	}
+	nla_strscpy(d->name, name, sizeof(d->name));
+	mutex_lock(&tn->lock);
+	t = tm_table_find(tn, d->name);
+	if (!t) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, name, "No table with this name");
+		err = -ENOENT;
+	} else {
+		err = tm_rules_ids(&t->rules, &d->ids, &d->n);
+	}
+	/* A change from now on flags the dump (nl_dump_check_consistent). */
+	cb->prev_seq = (u32)tn->generation + 1;
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_rule_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tm_net *tn = tm_net(sock_net(skb->sk));
+	struct tm_rule_dump *d = tm_dump_state(cb);
+	const struct tm_krule *kr;
+	const struct tm_rule *r;
+	struct tm_table *t;
+	int err = 0;
+
+	mutex_lock(&tn->lock);
+	/* The table going also moved the generation: the end is flagged. */
+	cb->seq = (u32)tn->generation + 1;
+	t = tm_table_find(tn, d->name);
+	for (; t && d->pos < d->n; d->pos++) {
+		kr = tm_rule_find(&t->rules, d->ids[d->pos], &r);
+		if (!kr)
+			continue;
+		err = tm_fill_rule(skb, t, kr, r, NETLINK_CB(cb->skb).portid,
+				   cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				   TM_CMD_RULE_GET, tn->generation);
+		if (err)
+			break;
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+	}
+	mutex_unlock(&tn->lock);
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
+
+int tm_nl_rule_dump_done(struct netlink_callback *cb)
+{
+	kvfree(tm_dump_state(cb)->ids);
+	return 0;
+}
+
+int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct nlattr **a = info->attrs;
+	const struct tm_krule *kr = NULL;
+	const struct tm_rule *r;
+	struct tm_key k = {};
+	struct tm_table *t;
+	struct sk_buff *msg;
+	u32 probes = 0;
+	u8 saf, daf;
+	void *hdr;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_KEY_SRC) ||
+	    GENL_REQ_ATTR_CHECK(info, TM_A_KEY_DST))
+		return -EINVAL;
+	err = tm_nl_addr(a[TM_A_KEY_SRC], &k.src, &saf, info->extack);
+	if (!err)
+		err = tm_nl_addr(a[TM_A_KEY_DST], &k.dst, &daf, info->extack);
+	if (err)
+		return err;
+	if (saf != daf) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_KEY_DST],
+				    "Source and destination addresses of different families");
+		return -EINVAL;
+	}
+	k.family = saf;
+	k.sport = a[TM_A_KEY_SPORT] ? nla_get_u16(a[TM_A_KEY_SPORT]) : 0;
+	k.dport = a[TM_A_KEY_DPORT] ? nla_get_u16(a[TM_A_KEY_DPORT]) : 0;
+	k.proto = a[TM_A_KEY_PROTO] ? nla_get_u8(a[TM_A_KEY_PROTO]) : 0;
+	k.iif = a[TM_A_KEY_IIF] ? nla_get_u32(a[TM_A_KEY_IIF]) : 0;
+	k.oif = a[TM_A_KEY_OIF] ? nla_get_u32(a[TM_A_KEY_OIF]) : 0;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&tn->lock);
+	t = tm_nl_table(tn, info);
+	err = PTR_ERR_OR_ZERO(t);
+	if (err)
+		goto out;
+	if (!(tm_table_fams(t) & (saf == TM_AF_INET ? TM_FAMS_V4 :
+						       TM_FAMS_V6))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_KEY_SRC],
+				    "The table does not see packets of this family");
+		err = -EINVAL;
+		goto out;
+	}
+	rcu_read_lock();
+	r = tm_cls_lookup_probes(t->rules.cls, &k, &probes);
+	rcu_read_unlock();
+	/* Under tn->lock @r and its tm_krule stay. */
+	if (r)
+		kr = (const struct tm_krule *)(uintptr_t)r->action;
+	err = -EMSGSIZE;
+	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
+				TM_CMD_RULE_LOOKUP);
+	if (!hdr)
+		goto out;
+	if (nla_put_string(msg, TM_A_TABLE_NAME, t->name) ||
+	    nla_put_u8(msg, TM_A_TABLE_POLICY, t->policy) ||
+	    nla_put_u32(msg, TM_A_LOOKUP_PROBES, probes) ||
+	    (kr && tm_put_rule(msg, kr, r, true)))
+		goto out;
+	genlmsg_end(msg, hdr);
+	err = 0;
+out:
+	mutex_unlock(&tn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int tm_reset_one(struct tm_krule *kr, const struct tm_rule *r,
+			void *arg)
+{
+	tm_cnt_reset(kr->cnt);
+	return 0;
+}
+
+int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct tm_krule *kr;
+	struct tm_table *t;
+	int err;
+
+	mutex_lock(&tn->lock);
+	t = tm_nl_table(tn, info);
+	err = PTR_ERR_OR_ZERO(t);
+	if (err)
+		goto out;
+	if (info->attrs[TM_A_RULE_ID]) {
+		kr = tm_rule_find(&t->rules,
+				  nla_get_u32(info->attrs[TM_A_RULE_ID]), NULL);
+		if (!kr) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[TM_A_RULE_ID],
+					    "No rule with this id in this table");
+			err = -ENOENT;
+			goto out;
+		}
+		tm_cnt_reset(kr->cnt);
+	} else {
+		tm_rules_for_each(&t->rules, tm_reset_one, NULL);
+	}
+out:
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct sk_buff *msg;
+	void *hdr;
+	u32 id;
+	int err;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
+				TM_CMD_TXN_BEGIN);
+	err = hdr ? 0 : -EMSGSIZE;
+	mutex_lock(&tn->lock);
+	if (!err)
+		err = tm_txn_begin(tn, info->snd_portid, &id, info->extack);
+	if (!err && (nla_put_u32(msg, TM_A_TXN_ID, id) ||
+		     nla_put_u64_64bit(msg, TM_A_NET_GENERATION,
+				       tn->generation, TM_A_PAD))) {
+		tm_txn_abort(tn, tm_txn_find(tn, id, info->snd_portid, true,
+					     NULL));
+		err = -EMSGSIZE;
+	}
+	mutex_unlock(&tn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int tm_nl_txn_end(struct genl_info *info, bool commit)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct tm_txn *txn;
+	int err = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_TXN_ID))
+		return -EINVAL;
+	mutex_lock(&tn->lock);
+	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
+			  info->snd_portid, true, info->extack);
+	if (IS_ERR(txn)) {
+		err = PTR_ERR(txn);
+	} else if (commit && txn->stale) {
+		/* A spoilt transaction ends with the error that says so. */
+		NL_SET_ERR_MSG(info->extack,
+			       "A table changed outside the transaction: nothing committed, run it again");
+		tm_txn_abort(tn, txn);
+		err = -EBUSY;
+	} else if (commit) {
+		err = tm_txn_commit(net, tn, txn, info->extack);
+	} else {
+		tm_txn_abort(tn, txn);
+	}
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_txn_commit(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_txn_end(info, true);
+}
+
+int tm_nl_txn_abort(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_txn_end(info, false);
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transactions: many rule changes, over one or more tables, that packets
+ * see all at once or not at all.
+ *
+ * A transaction gets a private copy (struct tm_shadow) of each table the
+ * first time one of its requests touches it: a new classifier holding the
+ * same rules, sharing their tm_krules.  Requests change the copy and report
+ * their errors one by one, exactly as they would on the table.  The commit
+ * publishes every copy with rcu_assign_pointer() under the namespace lock,
+ * so a packet is classified by the old rules or by the new ones, and the
+ * old classifier goes once the lookups that may use it are over.  A copy
+ * whose first request is a flush starts empty instead: replacing a whole
+ * rule set costs nothing for the rules it drops.
+ *
+ * One transaction at a time may copy a given table (EBUSY for another).
+ * Changes made to the table itself meanwhile (single requests) also go
+ * into the copy, so that the commit keeps them, as if they had come just
+ * before the transaction: a rule the transaction did not touch is added,
+ * replaced or deleted in the copy too, and a copy that was flushed only
+ * notes what it will have to free.  A change to a rule the transaction
+ * changed as well is a conflict: it spoils the transaction (its copies are
+ * dropped at once, since the change may free rules they share), and its
+ * next request or commit fails with EBUSY: nothing of it is published.
+ * Transactions belong to the netlink socket that began them and die with
+ * it (NETLINK_URELEASE), with their table, or with their namespace.
+ */
+#include <linux/netlink.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
+
+#include "tm.h"
+
+int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
+		 struct netlink_ext_ack *extack)
+{
+	struct tm_txn *txn;
+
+	lockdep_assert_held(&tn->lock);
+	if (tn->ntxns >= TM_TXN_MAX_PER_NET) {
+		NL_SET_ERR_MSG(extack,
+			       "Too many open transactions in this network namespace");
+		return -ENOSPC;
+	}
+	txn = kzalloc(sizeof(*txn), GFP_KERNEL_ACCOUNT);
+	if (!txn)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&txn->shadows);
+	txn->id = ++tn->next_txn ?: ++tn->next_txn;
+	txn->portid = portid;
+	list_add_tail(&txn->node, &tn->txns);
+	tn->ntxns++;
+	*id = txn->id;
+	return 0;
+}
+
+/*
+ * The open transaction @id of socket @portid.  One spoilt by a change of a
+ * table it copied is only good for an abort (@stale_ok).
+ */
+struct tm_txn *tm_txn_find(struct tm_net *tn, u32 id, u32 portid,
+			   bool stale_ok, struct netlink_ext_ack *extack)
+{
+	struct tm_txn *txn;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(txn, &tn->txns, node) {
+		if (txn->id != id)
+			continue;
+		if (txn->portid != portid) {
+			NL_SET_ERR_MSG(extack,
+				       "Transaction belongs to another socket");
+			return ERR_PTR(-EPERM);
+		}
+		if (txn->stale && !stale_ok) {
+			NL_SET_ERR_MSG(extack,
+				       "A table changed outside the transaction: nothing will be committed, run it again");
+			return ERR_PTR(-EBUSY);
+		}
+		return txn;
+	}
+	NL_SET_ERR_MSG(extack,
+		       "No such transaction: never begun, committed or aborted");
+	return ERR_PTR(-ENOENT);
+}
+
+static int tm_dead_one(struct tm_krule *kr, const struct tm_rule *r,
+		       void *arg)
+{
+	struct tm_shadow *sh = arg;
+
+	list_add_tail(&kr->txn_node, &sh->dead);
+	return 0;
+}
+
+/*
+ * The transaction's copy of @t, made now if needed: a full copy, or an
+ * empty one when @empty (the request is a flush).
+ */
+struct tm_shadow *tm_txn_shadow(struct tm_net *tn, struct tm_txn *txn,
+				struct tm_table *t, bool empty,
+				struct netlink_ext_ack *extack)
+{
+	struct tm_shadow *sh;
+	int err;
+
+	list_for_each_entry(sh, &txn->shadows, node) {
+		if (sh->table == t)
+			return sh;
+	}
+	/* A tm_krule can be on one dead list only: one copy per table. */
+	if (t->shadow) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing this table");
+		return ERR_PTR(-EBUSY);
+	}
+	sh = kzalloc(sizeof(*sh), GFP_KERNEL_ACCOUNT);
+	if (!sh)
+		return ERR_PTR(-ENOMEM);
+	INIT_LIST_HEAD(&sh->created);
+	INIT_LIST_HEAD(&sh->dead);
+	sh->table = t;
+	sh->txn = txn;
+	sh->flushed = empty;
+	if (empty) {
+		sh->rules.cls = tm_rules_cls_new(t);
+		err = sh->rules.cls ? 0 : -ENOMEM;
+		sh->rules.max_id = t->rules.max_id;
+		if (!err)
+			tm_rules_for_each(&t->rules, tm_dead_one, sh);
+	} else {
+		err = tm_rules_copy(t, &sh->rules, &t->rules);
+	}
+	if (err) {
+		NL_SET_ERR_MSG(extack,
+			       "Cannot copy the table's rules for the transaction");
+		kfree(sh);
+		return ERR_PTR(err);
+	}
+	list_add_tail(&sh->node, &txn->shadows);
+	t->shadow = sh;
+	return sh;
+}
+
+/* Free @sh; its copy has been published when @committed. */
+static void tm_shadow_free(struct tm_shadow *sh, bool committed)
+{
+	struct tm_krule *kr, *tmp;
+
+	list_for_each_entry_safe(kr, tmp, &sh->created, txn_node) {
+		list_del_init(&kr->txn_node);
+		kr->txn_new = 0;
+		if (!committed)
+			tm_krule_free(kr);
+	}
+	list_for_each_entry_safe(kr, tmp, &sh->dead, txn_node) {
+		list_del_init(&kr->txn_node);
+		if (committed)
+			tm_krule_free(kr);
+	}
+	if (!committed)
+		tm_cls_destroy(sh->rules.cls);
+	sh->table->shadow = NULL;
+	list_del(&sh->node);
+	kfree(sh);
+}
+
+static void tm_txn_free_shadows(struct tm_txn *txn, bool committed)
+{
+	struct tm_shadow *sh, *tmp;
+
+	list_for_each_entry_safe(sh, tmp, &txn->shadows, node)
+		tm_shadow_free(sh, committed);
+}
+
+static void tm_txn_free(struct tm_net *tn, struct tm_txn *txn, bool committed)
+{
+	tm_txn_free_shadows(txn, committed);
+	list_del(&txn->node);
+	tn->ntxns--;
+	kfree(txn);
+}
+
+void tm_txn_abort(struct tm_net *tn, struct tm_txn *txn)
+{
+	lockdep_assert_held(&tn->lock);
+	tm_txn_free(tn, txn, false);
+}
+
+/* Publish every copy of @txn, or none (and end it either way). */
+int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		  struct netlink_ext_ack *extack)
+{
+	struct tm_shadow *sh;
+	struct tm_cls *old;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(sh, &txn->shadows, node) {
+		struct tm_table *t = sh->table;
+
+		old = t->rules.cls;
+		rcu_assign_pointer(t->cls, sh->rules.cls);
+		t->rules = sh->rules;
+		tm_table_changed(tn, t);
+		/* Readers of @old finish before anything of it is freed. */
+		tm_cls_destroy(old);
+		tm_nl_notify_commit(net, t, sh->ops, tn->generation);
+	}
+	tm_txn_free(tn, txn, true);
+	return 0;
+}
+
+/*
+ * A change to a rule the transaction changed too: the transaction can no
+ * longer commit.  Its copies go now (they may share tm_krules the change
+ * frees); it stays open, for its owner to learn why at the next request.
+ */
+void tm_txn_spoil(struct tm_txn *txn)
+{
+	tm_txn_free_shadows(txn, false);
+	txn->stale = true;
+}
+
+/* @t is going away: so does the transaction copy of it. */
+void tm_txn_table_gone(struct tm_table *t)
+{
+	if (t->shadow)
+		tm_txn_spoil(t->shadow->txn);
+}
+
+void tm_txn_flush(struct tm_net *tn)
+{
+	struct tm_txn *txn, *tmp;
+
+	list_for_each_entry_safe(txn, tmp, &tn->txns, node)
+		tm_txn_free(tn, txn, false);
+}
+
+/* A netlink socket closed: its transactions end. */
+static int tm_txn_netlink_event(struct notifier_block *nb,
+				unsigned long event, void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct tm_txn *txn, *tmp;
+	struct tm_net *tn;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !n->portid)
+		return NOTIFY_DONE;
+	tn = tm_net(n->net);
+	if (!READ_ONCE(tn->ntxns))
+		return NOTIFY_DONE;
+	mutex_lock(&tn->lock);
+	list_for_each_entry_safe(txn, tmp, &tn->txns, node) {
+		if (txn->portid == n->portid)
+			tm_txn_free(tn, txn, false);
+	}
+	mutex_unlock(&tn->lock);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tm_txn_notifier = {
+	.notifier_call = tm_txn_netlink_event,
+};
+
+int tm_txn_init(void)
+{
+	return netlink_register_notifier(&tm_txn_notifier);
+}
+
+void tm_txn_exit(void)
+{
+	netlink_unregister_notifier(&tm_txn_notifier);
+}
