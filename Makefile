@@ -40,13 +40,15 @@ endef
 TMCTL := tools/tmctl/tmctl
 PREFIX ?= /usr/local
 SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= /usr/share/bash-completion/completions
 
 # Fail early with a hint when the headers are missing.
 need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 	for '$(2)' (looked for $(1)); run `make deps` or pass KDIR=))
 
 .PHONY: all modules tools check sparse check-core check-style vm-check vm-check-all \
-	vm-selftest modules-all bench install dkms-install dkms-uninstall \
+	vm-selftest vm-bench modules-all bench install dkms-install dkms-uninstall \
 	style sparse clean clean-modules deps demo help
 
 all: modules tools
@@ -85,6 +87,13 @@ vm-check: tools
 	$(MAKE) module-$(KVER)
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(TESTS)
 
+# The kernel benchmarks (selftests/bench/), in one VM run, so that their
+# ratios compare like with like; figures in Documentation/performance.rst.
+VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh
+vm-bench: tools
+	$(MAKE) module-$(KVER)
+	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(VM_BENCH)
+
 vm-check-all: tools
 	@for v in $(KVERS); do $(MAKE) --no-print-directory vm-check KVER=$$v || exit 1; done
 
@@ -94,10 +103,12 @@ vm-selftest: tools
 
 # The classification core and the ClassBench tools, in userspace, under
 # ASan/UBSan: directed, differential (1M operations per engine and family),
-# concurrency and fuzzing.  No VM, no kernel headers.
+# concurrency and fuzzing; tmctl's parser and bash completion.  No VM, no
+# kernel headers.
 check-core:
 	$(MAKE) -j2 --output-sync=target -C selftests/core check
 	$(MAKE) -C tools/classbench check
+	$(MAKE) -C tools/tmctl check
 
 # The README's test command.  Dependencies first, in their own step, so that
 # the rest sees the headers they install.
@@ -130,6 +141,9 @@ install: modules tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \
 		modules_install
 	install -D -m 0755 $(TMCTL) $(DESTDIR)$(SBINDIR)/tmctl
+	install -D -m 0644 tools/tmctl/tmctl.8 $(DESTDIR)$(MANDIR)/man8/tmctl.8
+	install -D -m 0644 tools/tmctl/tmctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/tmctl
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(call release_of,$(KDIR))
 
 # DKMS rebuilds the module for every kernel installed later.  DKMS_KVER
@@ -201,6 +215,6 @@ demo:
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "targets: all modules tools check check-core vm-check vm-check-all"
-	@echo "         vm-selftest bench install dkms-install style sparse"
+	@echo "         vm-selftest vm-bench bench install dkms-install style sparse"
 	@echo "         clean deps demo"
 	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|release, TESTS=..."

@@ -1,82 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tmctl table add|del|list|show: create, delete and print tables.
+ * tmctl table add|del|list|show: create, delete and print tables, with
+ * their TupleMerge parameters and statistics.
  */
-#include <errno.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "tmctl.h"
 
-static const char * const tm_family_names[] = {
-	[TM_FAMILY_IPV4] = "ip",
-	[TM_FAMILY_IPV6] = "ip6",
-	[TM_FAMILY_INET] = "inet",
-};
-
-static const char * const tm_hook_names[] = {
-	[TM_HOOK_PREROUTING] = "prerouting",
-	[TM_HOOK_INPUT] = "input",
-	[TM_HOOK_FORWARD] = "forward",
-	[TM_HOOK_OUTPUT] = "output",
-	[TM_HOOK_POSTROUTING] = "postrouting",
-};
-
-static const char * const tm_policy_names[] = {
-	[TM_POLICY_ACCEPT] = "accept",
-	[TM_POLICY_DROP] = "drop",
-};
-
-static const char * const tm_engine_names[] = {
-	[TM_ENG_TUPLEMERGE] = "tuplemerge",
-	[TM_ENG_TSS] = "tss",
-	[TM_ENG_LINEAR] = "linear",
-};
-
-/* Index of @arg in @names[first..last], or a parse error naming @what. */
-static int tm_parse_keyword(const char *arg, const char * const *names,
-			    unsigned int first, unsigned int last,
-			    const char *what, uint8_t *val)
-{
-	unsigned int i;
-
-	for (i = first; i <= last; i++) {
-		if (!strcmp(arg, names[i])) {
-			*val = i;
-			return 0;
-		}
-	}
-	fprintf(stderr, "tmctl: unknown %s '%s' (expected", what, arg);
-	for (i = first; i <= last; i++)
-		fprintf(stderr, "%s %s", i == first ? "" :
-			i == last ? " or" : ",", names[i]);
-	fprintf(stderr, ")\n");
-	return TMCTL_EPARSE;
-}
-
-static const char *tm_name_of(const char * const *names, unsigned int n,
-			      unsigned int i)
-{
-	return i < n && names[i] ? names[i] : "?";
-}
-
-static int tm_check_name(const char *name)
-{
-	if (!*name)
-		return tm_parse_error("table name is empty");
-	if (strlen(name) >= TM_NAME_MAX)
-		return tm_parse_error("table name '%s' is longer than %d bytes",
-				      name, TM_NAME_MAX - 1);
-	return 0;
-}
-
-static void tm_out_keyword(const struct nlattr *attr, const char *key,
-			   const char * const *names, unsigned int n)
+static void tm_out_name(const struct nlattr *attr, const char *key,
+			const char * const *names, unsigned int n)
 {
 	if (attr)
-		tm_out_str(key, tm_name_of(names, n, mnl_attr_get_u8(attr)));
+		tm_out_str(key, tm_name(names, n, mnl_attr_get_u8(attr)));
+}
+
+static void tm_out_attr_u32(const struct nlattr *attr, const char *key)
+{
+	if (attr)
+		tm_out_u64(key, mnl_attr_get_u32(attr));
+}
+
+static void tm_out_attr_u64(const struct nlattr *attr, const char *key)
+{
+	if (attr)
+		tm_out_u64(key, mnl_attr_get_u64(attr));
+}
+
+/*
+ * The fields of a table reply, the ones of the first version first (in
+ * the order scripts know) and the statistics after them.
+ */
+void tm_table_print_fields(const struct nlattr **tb)
+{
+	if (tb[TM_A_TABLE_NAME])
+		tm_out_str("table", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
+	tm_out_name(tb[TM_A_TABLE_FAMILY], "family", tm_family_names,
+		    ARRAY_SIZE(tm_family_names));
+	tm_out_name(tb[TM_A_TABLE_HOOK], "hook", tm_hook_names,
+		    ARRAY_SIZE(tm_hook_names));
+	if (tb[TM_A_TABLE_PRIORITY])
+		tm_out_s64("priority",
+			   (int32_t)mnl_attr_get_u32(tb[TM_A_TABLE_PRIORITY]));
+	tm_out_name(tb[TM_A_TABLE_POLICY], "policy", tm_policy_names,
+		    ARRAY_SIZE(tm_policy_names));
+	tm_out_name(tb[TM_A_TABLE_ENGINE], "engine", tm_engine_names,
+		    ARRAY_SIZE(tm_engine_names));
+	tm_out_attr_u32(tb[TM_A_TABLE_RULES], "rules");
+	tm_out_attr_u32(tb[TM_A_TABLE_HANDLE], "handle");
+	tm_out_attr_u32(tb[TM_A_TABLE_TUPLES], "tuples");
+	tm_out_attr_u64(tb[TM_A_TABLE_BYTES], "bytes");
+	tm_out_attr_u64(tb[TM_A_TABLE_LOOKUPS], "lookups");
+	tm_out_attr_u64(tb[TM_A_TABLE_MATCHES], "matches");
+	tm_out_attr_u64(tb[TM_A_TABLE_PROBES], "probes");
+	if (tb[TM_A_TABLE_PROBES] && tb[TM_A_TABLE_LOOKUPS])
+		tm_out_ratio("avg-probes",
+			     mnl_attr_get_u64(tb[TM_A_TABLE_PROBES]),
+			     mnl_attr_get_u64(tb[TM_A_TABLE_LOOKUPS]));
+	if (tb[TM_A_TABLE_COLLIDE])
+		tm_out_u64("collide", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
+	tm_out_attr_u32(tb[TM_A_TABLE_MAX_RULES], "max-rules");
+	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
 }
 
 static int tm_table_cb(const struct nlmsghdr *nlh, void *data)
@@ -86,135 +69,180 @@ static int tm_table_cb(const struct nlmsghdr *nlh, void *data)
 	if (tm_nl_parse(nlh, tb) < 0 || !tb[TM_A_TABLE_NAME])
 		return MNL_CB_ERROR;
 	tm_out_begin_object();
-	tm_out_str("table", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
-	tm_out_keyword(tb[TM_A_TABLE_FAMILY], "family", tm_family_names,
-		       ARRAY_SIZE(tm_family_names));
-	tm_out_keyword(tb[TM_A_TABLE_HOOK], "hook", tm_hook_names,
-		       ARRAY_SIZE(tm_hook_names));
-	if (tb[TM_A_TABLE_PRIORITY])
-		tm_out_s64("priority",
-			   (int32_t)mnl_attr_get_u32(tb[TM_A_TABLE_PRIORITY]));
-	tm_out_keyword(tb[TM_A_TABLE_POLICY], "policy", tm_policy_names,
-		       ARRAY_SIZE(tm_policy_names));
-	tm_out_keyword(tb[TM_A_TABLE_ENGINE], "engine", tm_engine_names,
-		       ARRAY_SIZE(tm_engine_names));
-	if (tb[TM_A_TABLE_RULES])
-		tm_out_u64("rules", mnl_attr_get_u32(tb[TM_A_TABLE_RULES]));
-	if (tb[TM_A_TABLE_HANDLE])
-		tm_out_u64("handle", mnl_attr_get_u32(tb[TM_A_TABLE_HANDLE]));
+	tm_table_print_fields(tb);
 	tm_out_end_object();
 	return MNL_CB_OK;
 }
 
-static int tm_parse_priority(const char *arg, int32_t *prio)
-{
-	char *end;
-	long v;
+enum {
+	TM_T_FAMILY,
+	TM_T_HOOK,
+	TM_T_PRIORITY,
+	TM_T_POLICY,
+	TM_T_ENGINE,
+	TM_T_COLLIDE,
+	TM_T_MAX_RULES,
+	TM_T_MAX_TUPLES,
+	TM_T_MAX
+};
 
-	errno = 0;
-	v = strtol(arg, &end, 0);
-	if (errno || *end || end == arg || v < INT32_MIN || v > INT32_MAX)
-		return tm_parse_error("bad priority '%s' (expected a 32-bit integer)",
-				      arg);
-	*prio = v;
-	return 0;
-}
+static const struct tm_keyword tm_table_keywords[TM_T_MAX] = {
+	[TM_T_FAMILY] = { "family", true },
+	[TM_T_HOOK] = { "hook", true },
+	[TM_T_PRIORITY] = { "priority", true },
+	[TM_T_POLICY] = { "policy", true },
+	[TM_T_ENGINE] = { "engine", true },
+	[TM_T_COLLIDE] = { "collide", true },
+	[TM_T_MAX_RULES] = { "max-rules", true },
+	[TM_T_MAX_TUPLES] = { "max-tuples", true },
+};
 
-static int tm_table_add(int argc, char **argv)
+static int tm_table_add(const struct tm_words *w)
 {
 	uint8_t family = TM_FAMILY_INET, hook = TM_HOOK_INPUT;
 	uint8_t policy = TM_POLICY_ACCEPT, engine = TM_ENG_TUPLEMERGE;
+	uint32_t collide = 0, max_rules = 0, max_tuples = 0;
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	bool seen[TM_T_MAX] = {};
 	struct nlmsghdr *nlh;
 	int32_t prio = 0;
-	const char *name;
-	int i, err;
+	int i, k, err = 0;
 
-	if (argc < 1)
-		return tm_parse_error("table add: missing table name");
-	name = argv[0];
-	if (tm_check_name(name))
+	if (tm_parse_table(w, 0))
 		return TMCTL_EPARSE;
-	for (i = 1; i < argc; i += 2) {
-		const char *key = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!val)
-			return tm_parse_error("table add: '%s' needs a value", key);
-		if (tm_matches(key, "family"))
-			err = tm_parse_keyword(val, tm_family_names,
-					       TM_FAMILY_IPV4, TM_FAMILY_MAX,
-					       "family", &family);
-		else if (tm_matches(key, "hook"))
-			err = tm_parse_keyword(val, tm_hook_names, 0,
-					       TM_HOOK_MAX, "hook", &hook);
-		else if (tm_matches(key, "priority"))
-			err = tm_parse_priority(val, &prio);
-		else if (tm_matches(key, "policy"))
-			err = tm_parse_keyword(val, tm_policy_names, 0,
-					       TM_POLICY_MAX, "policy", &policy);
-		else if (tm_matches(key, "engine"))
-			err = tm_parse_keyword(val, tm_engine_names, 0,
-					       TM_ENG_MAX, "engine", &engine);
-		else
-			return tm_parse_error("table add: unexpected '%s'", key);
+	for (i = 1; i < w->argc; i += 2) {
+		k = tm_keyword(w, i, tm_table_keywords, TM_T_MAX);
+		if (k < 0)
+			return TMCTL_EPARSE;
+		if (seen[k])
+			return tm_werror(w, i, "%s given twice",
+					 tm_table_keywords[k].name);
+		seen[k] = true;
+		if (i + 1 >= w->argc)
+			return tm_werror(w, i, "'%s' needs a value",
+					 w->argv[i]);
+		switch (k) {
+		case TM_T_FAMILY:
+			err = tm_parse_name(w, i + 1, "family", tm_family_names,
+					    TM_FAMILY_IPV4, TM_FAMILY_MAX,
+					    &family);
+			break;
+		case TM_T_HOOK:
+			err = tm_parse_name(w, i + 1, "hook", tm_hook_names, 0,
+					    TM_HOOK_MAX, &hook);
+			break;
+		case TM_T_PRIORITY:
+			err = tm_parse_s32(w, i + 1, "priority", &prio);
+			break;
+		case TM_T_POLICY:
+			err = tm_parse_name(w, i + 1, "policy", tm_policy_names,
+					    0, TM_POLICY_MAX, &policy);
+			break;
+		case TM_T_ENGINE:
+			err = tm_parse_name(w, i + 1, "engine", tm_engine_names,
+					    0, TM_ENG_MAX, &engine);
+			break;
+		case TM_T_COLLIDE:
+			err = tm_parse_u32(w, i + 1, "collide", 1, 128,
+					   &collide);
+			break;
+		case TM_T_MAX_RULES:
+			err = tm_parse_u32(w, i + 1, "max-rules", 1,
+					   TM_MAX_RULES_LIMIT, &max_rules);
+			break;
+		case TM_T_MAX_TUPLES:
+			err = tm_parse_u32(w, i + 1, "max-tuples", 1,
+					   TM_MAX_TUPLES_LIMIT, &max_tuples);
+			break;
+		}
 		if (err)
 			return TMCTL_EPARSE;
 	}
+	if (tmctl.check)
+		return TMCTL_OK;
 	nlh = tm_nl_request(buf, TM_CMD_TABLE_NEW, 0);
-	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, name);
+	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
 	mnl_attr_put_u8(nlh, TM_A_TABLE_FAMILY, family);
 	mnl_attr_put_u8(nlh, TM_A_TABLE_HOOK, hook);
 	mnl_attr_put_u32(nlh, TM_A_TABLE_PRIORITY, (uint32_t)prio);
 	mnl_attr_put_u8(nlh, TM_A_TABLE_POLICY, policy);
 	mnl_attr_put_u8(nlh, TM_A_TABLE_ENGINE, engine);
-	return tm_nl_talk(nlh, NULL, NULL, "table add");
+	/* The TupleMerge parameters only when given: the defaults are the
+	 * kernel's.
+	 */
+	if (seen[TM_T_COLLIDE])
+		mnl_attr_put_u8(nlh, TM_A_TABLE_COLLIDE, (uint8_t)collide);
+	if (seen[TM_T_MAX_RULES])
+		mnl_attr_put_u32(nlh, TM_A_TABLE_MAX_RULES, max_rules);
+	if (seen[TM_T_MAX_TUPLES])
+		mnl_attr_put_u32(nlh, TM_A_TABLE_MAX_TUPLES, max_tuples);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 
-static int tm_table_del(int argc, char **argv)
+static int tm_table_del(const struct tm_words *w)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 
-	if (argc < 1)
-		return tm_parse_error("table del: missing table name");
-	if (argc > 1)
-		return tm_parse_error("table del: unexpected '%s'", argv[1]);
-	if (tm_check_name(argv[0]))
+	if (tm_parse_table(w, 0))
 		return TMCTL_EPARSE;
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	if (tmctl.check)
+		return TMCTL_OK;
 	nlh = tm_nl_request(buf, TM_CMD_TABLE_DEL, 0);
-	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, argv[0]);
-	return tm_nl_talk(nlh, NULL, NULL, "table del");
+	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 
-static int tm_table_show(int argc, char **argv)
+static int tm_table_show(const struct tm_words *w)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	int ret;
 
-	if (argc > 1)
-		return tm_parse_error("table show: unexpected '%s'", argv[1]);
-	if (argc == 1 && tm_check_name(argv[0]))
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	if (w->argc == 1 && tm_parse_table(w, 0))
 		return TMCTL_EPARSE;
-	nlh = tm_nl_request(buf, TM_CMD_TABLE_GET, argc ? 0 : NLM_F_DUMP);
-	if (argc)
-		mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, argv[0]);
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_nl_request(buf, TM_CMD_TABLE_GET, w->argc ? 0 : NLM_F_DUMP);
+	if (w->argc)
+		mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
 	tm_out_begin_list();
-	ret = tm_nl_talk(nlh, tm_table_cb, NULL, "table show");
+	ret = tm_nl_talk(nlh, tm_table_cb, NULL, w->what);
 	tm_out_end_list();
+	if (!ret && tm_nl_dump_intr)
+		fprintf(stderr,
+			"tmctl: %s: tables changed during the listing; run again\n",
+			w->what);
 	return ret;
 }
 
 int tm_do_table(int argc, char **argv)
 {
-	if (argc < 1 || tm_matches(argv[0], "list"))
-		return tm_table_show(0, NULL);
-	if (tm_matches(argv[0], "add"))
-		return tm_table_add(argc - 1, argv + 1);
-	if (tm_matches(argv[0], "delete"))
-		return tm_table_del(argc - 1, argv + 1);
-	if (tm_matches(argv[0], "show"))
-		return tm_table_show(argc - 1, argv + 1);
+	struct tm_words w = { .argv = argv + 1, .argc = argc - 1 };
+
+	if (argc < 1 || tm_matches(argv[0], "list")) {
+		w.what = "table list";
+		if (argc > 1)
+			return tm_werror(&w, 0, "unexpected '%s'", argv[1]);
+		w.argc = 0;
+		return tm_table_show(&w);
+	}
+	if (tm_matches(argv[0], "add")) {
+		w.what = "table add";
+		return tm_table_add(&w);
+	}
+	if (tm_matches(argv[0], "delete")) {
+		w.what = "table del";
+		return tm_table_del(&w);
+	}
+	if (tm_matches(argv[0], "show")) {
+		w.what = "table show";
+		return tm_table_show(&w);
+	}
 	return tm_parse_error("table: unknown command '%s' (add, del, list, show)",
 			      argv[0]);
 }

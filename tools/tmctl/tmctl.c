@@ -2,10 +2,12 @@
 /*
  * tmctl: configure the tuplemerge module.
  *
- *	tmctl [-j] [-n NETNS] OBJECT VERB [ARGS...]
+ *	tmctl [OPTIONS] OBJECT VERB [ARGS...]
+ *	tmctl [OPTIONS] -f FILE
  *
- * This file owns the global options, the network namespace switch and the
- * dispatch to the object handlers.  See tmctl(8).
+ * This file owns the global options, the usage text (the only copy), the
+ * network namespace switch, the dispatch to the object handlers and the
+ * error messages about the words of a command.  See tmctl(8).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +21,7 @@
 
 #include "tmctl.h"
 
-#define TMCTL_VERSION "0.1.0"
+#define TMCTL_VERSION "0.2.0"
 
 struct tmctl tmctl;
 
@@ -35,7 +37,6 @@ int tm_parse_error(const char *fmt, ...)
 	return TMCTL_EPARSE;
 }
 
-/* @arg abbreviates @keyword, as in ip(8): "del" for "delete". */
 bool tm_matches(const char *arg, const char *keyword)
 {
 	size_t len = strlen(arg);
@@ -43,29 +44,94 @@ bool tm_matches(const char *arg, const char *keyword)
 	return len && len <= strlen(keyword) && !strncmp(arg, keyword, len);
 }
 
-static void tm_usage(FILE *f)
+struct tm_words tm_words_shift(const struct tm_words *w, int n)
+{
+	struct tm_words s = *w;
+
+	if (n > s.argc)
+		n = s.argc;
+	s.argv += n;
+	if (s.pos)
+		s.pos += n;
+	s.argc -= n;
+	return s;
+}
+
+int tm_werror(const struct tm_words *w, int i, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->file) {
+		const struct tm_pos *p = i < w->argc ? &w->pos[i] : &w->end;
+
+		fprintf(stderr, "%s:%u:%u: error: ", w->file, p->line, p->col);
+	} else {
+		fprintf(stderr, "tmctl: %s: ", w->what);
+	}
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return TMCTL_EPARSE;
+}
+
+void tm_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: tmctl [OPTIONS] OBJECT VERB [ARGS...]\n"
+		"       tmctl [OPTIONS] -f FILE\n"
 		"\n"
-		"Objects and verbs:\n"
+		"Tables:\n"
 		"  table add NAME [family ip|ip6|inet] [hook HOOK] [priority N]\n"
 		"            [policy accept|drop] [engine tuplemerge|tss|linear]\n"
+		"            [collide N] [max-rules N] [max-tuples N]\n"
 		"            HOOK: prerouting, input (default), forward, output,\n"
 		"            postrouting\n"
 		"  table del NAME\n"
 		"  table list\n"
 		"  table show [NAME]\n"
+		"\n"
+		"Rules:\n"
+		"  rule add TABLE [id N] MATCH... ACTION\n"
+		"  rule replace TABLE id N MATCH... ACTION [reset-counters]\n"
+		"  rule del TABLE id N\n"
+		"  rule flush TABLE\n"
+		"  rule list TABLE                    (also: rule show TABLE)\n"
+		"  rule get TABLE id N\n"
+		"  rule lookup TABLE src ADDR dst ADDR [sport N] [dport N]\n"
+		"              [proto PROTO] [iif DEV] [oif DEV]\n"
+		"  MATCH: [priority N] [family ip|ip6|inet] [src PREFIX]\n"
+		"         [dst PREFIX] [sport P|LO-HI] [dport P|LO-HI]\n"
+		"         [proto PROTO] [iif DEV] [oif DEV] [comment TEXT]\n"
+		"         [cookie N]\n"
+		"  PROTO: tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp,\n"
+		"         ah, or a number\n"
+		"  ACTION: accept | drop | count | mark VALUE | lb SERVICE |\n"
+		"          reject [with tcp-reset|port-unreachable|\n"
+		"                       host-unreachable|admin-prohibited]\n"
+		"  A trailing 'packets N bytes N' (as rule list prints) is\n"
+		"  accepted and ignored.\n"
+		"\n"
+		"Other objects:\n"
+		"  counters reset TABLE [id N]\n"
 		"  stats\n"
+		"  monitor\n"
+		"  import TABLE FILE [ACTION]     ClassBench rules, one transaction\n"
 		"\n"
 		"Options:\n"
+		"  -f, --file FILE     apply the rule commands of FILE ('-': stdin)\n"
+		"                      as one transaction\n"
+		"  -c, --check         parse only, send nothing\n"
+		"  -e, --echo          print the rule an add or replace made\n"
+		"  -s, --no-counters   rule listings without counters\n"
 		"  -j, --json          print JSON\n"
 		"  -n, --netns NETNS   run in network namespace NETNS (ip netns)\n"
+		"  -v, --verbose       print summaries on stderr\n"
 		"  -V, --version       print the version\n"
 		"  -h, --help          print this help\n"
 		"\n"
-		"Exit status: 0 ok, 1 parse error, 2 refused by the kernel,\n"
-		"3 module not loaded.\n");
+		"Keywords may be abbreviated.  Exit status: 0 ok, 1 parse error,\n"
+		"2 refused by the kernel, 3 module not loaded.  See tmctl(8).\n");
 }
 
 static int tm_enter_netns(const char *name)
@@ -95,28 +161,54 @@ static const struct {
 	int (*handler)(int argc, char **argv);
 } tm_objects[] = {
 	{ "table", tm_do_table },
+	{ "rule", tm_do_rule },
+	{ "counters", tm_do_counters },
 	{ "stats", tm_do_stats },
+	{ "monitor", tm_do_monitor },
+	{ "import", tm_do_import },
 };
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
+		{ "file", required_argument, NULL, 'f' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "echo", no_argument, NULL, 'e' },
+		{ "no-counters", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "netns", required_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
+	const char *file = NULL;
 	unsigned int i;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+jn:Vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+f:cesjn:vVh", opts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			file = optarg;
+			break;
+		case 'c':
+			tmctl.check = true;
+			break;
+		case 'e':
+			tmctl.echo = true;
+			break;
+		case 's':
+			tmctl.no_counters = true;
+			break;
 		case 'j':
 			tmctl.json = true;
 			break;
 		case 'n':
 			tmctl.netns = optarg;
+			break;
+		case 'v':
+			tmctl.verbose = true;
 			break;
 		case 'V':
 			printf("tmctl %s\n", TMCTL_VERSION);
@@ -125,18 +217,24 @@ int main(int argc, char **argv)
 			tm_usage(stdout);
 			return TMCTL_OK;
 		default:
-			tm_usage(stderr);
+			fputs("Try 'tmctl --help'.\n", stderr);
 			return TMCTL_EPARSE;
 		}
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1) {
+	if (file && argc > 0)
+		return tm_parse_error("-f FILE takes no command, got '%s'",
+				      argv[0]);
+	if (!file && argc < 1) {
 		tm_usage(stderr);
 		return TMCTL_EPARSE;
 	}
+	/* Devices are names of the target namespace: switch first. */
 	if (tmctl.netns && tm_enter_netns(tmctl.netns))
 		return TMCTL_EPARSE;
+	if (file)
+		return tm_do_batch(file);
 
 	for (i = 0; i < ARRAY_SIZE(tm_objects); i++) {
 		if (tm_matches(argv[0], tm_objects[i].name))

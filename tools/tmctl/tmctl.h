@@ -1,13 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tmctl internals: the command table, the netlink session with the module
- * (nl.c), text and JSON output (out.c), and one handler file per object.
+ * tmctl internals: the global options, the words of a command and their
+ * error messages, the token parsers and names (parse.c), the netlink
+ * session (nl.c), transactions (txn.c), text and JSON output (out.c), and
+ * one handler file per object (table.c, rule.c, stats.c, monitor.c,
+ * batch.c, import.c).
  */
 #ifndef _TMCTL_H
 #define _TMCTL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <libmnl/libmnl.h>
 #include <linux/tuplemerge.h>
 
@@ -22,35 +27,310 @@ enum {
 	TMCTL_ENOMOD = 3,	/* the tuplemerge module is not loaded */
 };
 
+/* Global options. */
 struct tmctl {
-	bool json;
-	const char *netns;
+	bool json;		/* -j: JSON output */
+	bool echo;		/* -e: print the rule a change made */
+	bool check;		/* -c: parse only, send nothing */
+	bool no_counters;	/* -s: rule listings without counters */
+	bool verbose;		/* -v: summaries on stderr */
+	const char *netns;	/* -n */
 };
 
 extern struct tmctl tmctl;
 
-/* Report a usage or parse error naming the offending token; returns 1. */
+/* Report a usage error that is about no word in particular; returns 1. */
 __printf(1, 2) int tm_parse_error(const char *fmt, ...);
+/* @arg abbreviates @keyword ("del" for "delete"). */
 bool tm_matches(const char *arg, const char *keyword);
+/* The usage text, tmctl -h. */
+void tm_usage(FILE *f);
+
+/*
+ * Where a word of a batch file starts: 1-based line and byte column.
+ */
+struct tm_pos {
+	unsigned int line;
+	unsigned int col;
+};
+
+/*
+ * The words of one command: from the command line (pos and file NULL), or
+ * one command of a batch file, where each word has its position.  Error
+ * messages about word i name the command ("tmctl: rule add: ...") or its
+ * position ("FILE:LINE:COL: error: ...").
+ */
+struct tm_words {
+	char **argv;
+	const struct tm_pos *pos;	/* per word, or NULL */
+	int argc;
+	const char *what;		/* "rule add" */
+	const char *file;		/* batch file, or NULL */
+	struct tm_pos end;		/* just past the last word */
+};
+
+/* The words after the first @n of @w. */
+struct tm_words tm_words_shift(const struct tm_words *w, int n);
+/*
+ * Report an error about word @i of @w (i == w->argc: the end of the
+ * command); returns TMCTL_EPARSE.
+ */
+__printf(3, 4) int tm_werror(const struct tm_words *w, int i,
+			     const char *fmt, ...);
+
+/* parse.c: names of the ABI's enums, NULL-padded, by value. */
+extern const char * const tm_family_names[TM_FAMILY_MAX + 1];
+extern const char * const tm_hook_names[TM_HOOK_MAX + 1];
+extern const char * const tm_policy_names[TM_POLICY_MAX + 1];
+extern const char * const tm_engine_names[TM_ENG_MAX + 1];
+extern const char * const tm_action_names[TM_ACT_MAX + 1];
+extern const char * const tm_reject_names[TM_REJECT_MAX + 1];
+const char *tm_name(const char * const *names, unsigned int n,
+		    unsigned int i);
+/* The name of a value, "?" for an unknown one. */
+const char *tm_family_name(unsigned int i);
+const char *tm_hook_name(unsigned int i);
+const char *tm_policy_name(unsigned int i);
+const char *tm_engine_name(unsigned int i);
+const char *tm_action_name(unsigned int i);
+const char *tm_reject_name(unsigned int i);
+
+/*
+ * A keyword of a command: the canonical name, and whether a value word
+ * follows it.  tm_keyword() finds word i in @kw: an exact name, else the
+ * one name it abbreviates; -1 (error reported) for none or several.
+ */
+struct tm_keyword {
+	const char *name;
+	bool value;
+};
+
+int tm_keyword(const struct tm_words *w, int i, const struct tm_keyword *kw,
+	       unsigned int n);
+/* Word i is the name of one of names[first..last], exactly. */
+int tm_parse_name(const struct tm_words *w, int i, const char *what,
+		  const char * const *names, unsigned int first,
+		  unsigned int last, uint8_t *val);
+/* Decimal or 0x hex, 0..max (min..max): the message names @what. */
+int tm_parse_u64(const struct tm_words *w, int i, const char *what,
+		 uint64_t min, uint64_t max, uint64_t *val);
+int tm_parse_u32(const struct tm_words *w, int i, const char *what,
+		 uint32_t min, uint32_t max, uint32_t *val);
+int tm_parse_s32(const struct tm_words *w, int i, const char *what,
+		 int32_t *val);
+int tm_parse_table(const struct tm_words *w, int i);
+
+/* An IPv4 (af 4) or IPv6 (af 6) address and prefix length. */
+struct tm_prefix {
+	uint8_t af;
+	uint8_t len;
+	uint8_t addr[16];	/* network byte order; 4 bytes for IPv4 */
+};
+
+/* ADDR[/LEN], host bits clear; with !prefix, an address only. */
+int tm_parse_prefix(const struct tm_words *w, int i, bool prefix,
+		    struct tm_prefix *p);
+/* P or LO-HI. */
+int tm_parse_ports(const struct tm_words *w, int i, uint16_t *lo,
+		   uint16_t *hi);
+int tm_parse_proto(const struct tm_words *w, int i, uint8_t *proto);
+/* A device name of the current namespace, or a number. */
+int tm_parse_dev(const struct tm_words *w, int i, uint32_t *ifindex);
+
+/* Text forms: protocol name or number; device name or number. */
+const char *tm_proto_name(uint8_t proto, char *buf, size_t len);
+const char *tm_dev_name(uint32_t ifindex, char *buf, size_t len);
+/* "ADDR/LEN", or "ADDR" with @host_short and a full length. */
+const char *tm_prefix_str(const struct tm_prefix *p, bool host_short,
+			  char *buf, size_t len);
+/* @s as one word of a batch file: quoted when it needs to be. */
+void tm_print_word(FILE *f, const char *s);
 
 /* nl.c */
 typedef int (*tm_msg_cb)(const struct nlmsghdr *nlh, void *data);
+
+/* Start a request of @cmd in @buf (at least MNL_SOCKET_BUFFER_SIZE). */
 struct nlmsghdr *tm_nl_request(char *buf, uint8_t cmd, uint16_t flags);
+/* Start a request at @buf without opening the socket. */
+struct nlmsghdr *tm_nl_put_header(char *buf, uint16_t family, uint8_t cmd,
+				  uint16_t flags);
+/*
+ * Send a request and run @cb on every reply.  On error print
+ * "tmctl: WHAT: <kernel message> (<errno text>)" and return TMCTL_EKERNEL.
+ */
 int tm_nl_talk(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
 	       const char *what);
+/* The last tm_nl_talk() dump was flagged NLM_F_DUMP_INTR. */
+extern bool tm_nl_dump_intr;
 int tm_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
+/* A u8 attribute of tb, or @def when absent. */
+uint8_t tm_attr_u8(const struct nlattr **tb, int type, uint8_t def);
 
-/* out.c: one object per line in text mode, a JSON array with -j. */
+/* The socket, family id and events group, opening the session if needed. */
+struct mnl_socket *tm_nl_socket(void);
+uint16_t tm_nl_family(void);
+uint32_t tm_nl_events_group(void);
+/* Reserve @n consecutive sequence numbers; returns the first. */
+uint32_t tm_nl_seq(uint32_t n);
+
+/* What an NLMSG_ERROR says. */
+struct tm_nlerr {
+	int error;		/* positive errno, 0 for an ACK */
+	uint32_t seq;		/* of the request it answers */
+	bool has_offs;
+	uint32_t offs;		/* of the bad attribute in the request */
+	char msg[256];		/* extack message, or "" */
+};
+
+int tm_nl_parse_error(const struct nlmsghdr *nlh, struct tm_nlerr *e);
+/* "MSG (errno text)", "errno text", with the EPERM hint. */
+void tm_nl_print_reason(FILE *f, const struct tm_nlerr *e);
+
+/* txn.c: many requests applied as one transaction. */
+struct tm_attr_map;
+
+/*
+ * Requests 0..n-1 of a transaction.  put() adds request i to @buf (room
+ * for at least TM_TXN_MSG_MAX bytes) with tm_nl_put_header() and its
+ * attributes, recording them in @map when it is not NULL.  error() reports
+ * the kernel's refusal of request i.
+ */
+#define TM_TXN_MSG_MAX	4096
+
+struct tm_txn_ops {
+	size_t n;
+	struct nlmsghdr *(*put)(void *ctx, size_t i, char *buf,
+				struct tm_attr_map *map);
+	void (*error)(void *ctx, size_t i, const struct tm_nlerr *e,
+		      const struct tm_attr_map *map);
+	void *ctx;
+};
+
+/*
+ * Begin a transaction, send every request without an ACK, packed many per
+ * sendmsg(), collect the errors, then commit (no error) or abort.
+ * TMCTL_OK, or TMCTL_EKERNEL with the errors reported.
+ */
+int tm_txn_run(const struct tm_txn_ops *ops, const char *what);
+
+/*
+ * Which word of a command made each attribute of a request, so that an
+ * extack's bad attribute offset names a column.
+ */
+#define TM_ATTR_MAP_MAX	32
+
+struct tm_attr_map {
+	unsigned int n;
+	struct {
+		uint32_t offs;
+		int word;
+	} a[TM_ATTR_MAP_MAX];
+};
+
+void tm_attr_map_add(struct tm_attr_map *map, const struct nlmsghdr *nlh,
+		     int word);
+/* The word of the attribute at @offs, or -1. */
+int tm_attr_map_word(const struct tm_attr_map *map, uint32_t offs);
+
+/* out.c: one object per line in text mode, JSON with -j. */
 void tm_out_begin_list(void);
 void tm_out_end_list(void);
 void tm_out_begin_object(void);
 void tm_out_end_object(void);
+void tm_out_begin_array(const char *key);
+void tm_out_end_array(void);
 void tm_out_str(const char *key, const char *val);
 void tm_out_u64(const char *key, uint64_t val);
 void tm_out_s64(const char *key, int64_t val);
+void tm_out_bool(const char *key, bool val);
+/* A ratio with two decimals. */
+void tm_out_ratio(const char *key, uint64_t num, uint64_t den);
+
+/* rule.c: the words of rule add|replace|del|flush, as a request. */
+enum tm_rule_verb {
+	TM_VERB_ADD,
+	TM_VERB_REPLACE,
+	TM_VERB_DEL,
+	TM_VERB_FLUSH,
+};
+
+/* Fields of a rule request, also the index of the word that set each. */
+enum tm_rule_field {
+	TM_F_TABLE,
+	TM_F_ID,
+	TM_F_PRIORITY,
+	TM_F_FAMILY,
+	TM_F_SRC,
+	TM_F_DST,
+	TM_F_SPORT,
+	TM_F_DPORT,
+	TM_F_PROTO,
+	TM_F_IIF,
+	TM_F_OIF,
+	TM_F_COMMENT,
+	TM_F_COOKIE,
+	TM_F_ACTION,
+	TM_F_REJECT,
+	TM_F_MARK,
+	TM_F_LB,
+	TM_F_RESET,
+	TM_F_PACKETS,
+	TM_F_BYTES,
+	TM_F_MAX
+};
+
+struct tm_rule_req {
+	uint8_t verb;		/* enum tm_rule_verb */
+	uint8_t family;
+	uint8_t proto;
+	uint8_t action;
+	uint8_t reject;
+	struct tm_prefix src, dst;
+	uint16_t sport[2], dport[2];
+	uint32_t id, priority, iif, oif, mark;
+	uint64_t cookie;
+	const char *table;	/* these point into the words */
+	const char *comment;
+	const char *lb;
+	/* word of each field given, -1 for absent */
+	int16_t word[TM_F_MAX];
+};
+
+#define TM_HAS(r, f)	((r)->word[f] >= 0)
+
+/* Parse "TABLE ..." of a rule verb; the words must outlive @r. */
+int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
+		  struct tm_rule_req *r);
+/* Add the attributes of @r to a request (see struct tm_attr_map). */
+void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+		 struct tm_attr_map *map);
+/* The netlink command of a verb. */
+uint8_t tm_rule_cmd(enum tm_rule_verb verb);
+/*
+ * Print a rule reply (tb indexed by tm_nl_parse()) as a line of
+ * "rule add" words in text mode, a JSON object with -j; @table when the
+ * reply has no TM_A_TABLE_NAME.
+ */
+void tm_rule_print(const struct nlattr **tb, const char *table,
+		   bool counters);
+/* The words "rule VERB TABLE ...", no newline ("del": the id only). */
+void tm_rule_text(const struct nlattr **tb, const char *verb,
+		  const char *table, bool counters);
+/* The fields of a rule, with tm_out_*(). */
+void tm_rule_fields(const struct nlattr **tb, const char *table,
+		    bool counters);
+
+/* table.c: the fields of a table reply. */
+void tm_table_print_fields(const struct nlattr **tb);
 
 /* Object handlers: argv starts after the object name. */
 int tm_do_table(int argc, char **argv);
+int tm_do_rule(int argc, char **argv);
+int tm_do_counters(int argc, char **argv);
 int tm_do_stats(int argc, char **argv);
+int tm_do_monitor(int argc, char **argv);
+int tm_do_import(int argc, char **argv);
+/* tmctl -f FILE */
+int tm_do_batch(const char *path);
 
 #endif /* _TMCTL_H */

@@ -1,0 +1,91 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_completion.sh: the bash completion of tmctl (tmctl.bash-completion),
+# called as bash calls it (COMP_WORDS, COMP_CWORD) with a stand-in tmctl
+# that lists two tables, and each COMPREPLY compared with the words
+# expected.  Prints one line per failure and "N passed, N failed".
+
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The stand-in: "table list" prints what the real one prints.
+cat > "$tmp/tmctl" <<'EOF'
+#!/bin/sh
+[ "$*" = "table list" ] || [ "$*" = "-n blue table list" ] || exit 2
+echo "table filter family inet hook input priority 0 policy accept engine tuplemerge rules 3 handle 1"
+echo "table edge family ip6 hook prerouting priority 0 policy drop engine tss rules 0 handle 2"
+EOF
+chmod +x "$tmp/tmctl"
+
+# shellcheck source=tmctl.bash-completion
+source "$here/tmctl.bash-completion"
+
+passed=0
+failed=0
+
+# expect "COMMAND LINE" "WORDS...": complete the last word of the line
+# (a trailing space completes a new, empty word).
+expect()
+{
+	local line=$1 want=$2 got
+
+	read -r -a COMP_WORDS <<< "$line"
+	COMP_WORDS[0]=$tmp/tmctl
+	[[ "$line" == *" " ]] && COMP_WORDS+=("")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_tmctl
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | xargs)
+	want=$(printf '%s\n' "$want" | tr ' ' '\n' | sort | xargs)
+	if [ "$got" = "$want" ]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+		echo "FAIL: '$line': got '$got', want '$want'"
+	fi
+}
+
+expect "tmctl " "table rule counters stats monitor import"
+expect "tmctl r" "rule"
+expect "tmctl --j" "--json"
+expect "tmctl -j " "table rule counters stats monitor import"
+expect "tmctl table " "add del list show"
+expect "tmctl table del " "filter edge"
+expect "tmctl table show f" "filter"
+expect "tmctl table add t " \
+	"family hook priority policy engine collide max-rules max-tuples"
+expect "tmctl table add t hook " \
+	"prerouting input forward output postrouting"
+expect "tmctl table add t engine t" "tuplemerge tss"
+expect "tmctl t a t policy " "accept drop"
+expect "tmctl rule " "add replace del flush list show get lookup"
+expect "tmctl rule add " "filter edge"
+expect "tmctl -n blue rule list e" "edge"
+expect "tmctl rule add filter s" "src sport"
+expect "tmctl rule add filter proto " \
+	"tcp udp icmp icmpv6 sctp udplite dccp gre esp ah"
+expect "tmctl rule add filter proto tcp dport 22 a" "accept"
+expect "tmctl rule add filter iif l" "lo"
+expect "tmctl rule add filter reject w" "with"
+expect "tmctl rule add filter reject with " \
+	"tcp-reset port-unreachable host-unreachable admin-prohibited"
+expect "tmctl rule replace filter id 1 r" "reject reset-counters"
+expect "tmctl rule add filter src " ""
+expect "tmctl rule del filter " "id"
+expect "tmctl rule lookup filter " "src dst sport dport proto iif oif"
+expect "tmctl r l filter " ""
+expect "tmctl counters " "reset"
+expect "tmctl counters reset " "filter edge"
+expect "tmctl counters reset filter " "id"
+expect "tmctl import " "filter edge"
+expect "tmctl import filter d" "$(cd "$tmp" && compgen -f -- d)"
+expect "tmctl import filter x " "accept drop reject mark count lb"
+touch "$tmp/batch.rules"
+expect "tmctl -f $tmp/bat" "$tmp/batch.rules"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

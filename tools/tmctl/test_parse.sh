@@ -1,0 +1,382 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test_parse.sh [TMCTL]: tmctl's parser, without a kernel.  Batch files run
+# through `tmctl -c -f` (parse only) and command lines whose errors are
+# found before any netlink traffic; each check compares the exit status and
+# the exact error lines (FILE:LINE:COL for batch files).  A command that
+# reached the kernel would exit 3 (no module) or 2 and fail its check.
+# Prints one line per failure and "N passed, N failed" at the end.
+
+set -u
+
+TMCTL=$(realpath "${1:-$(dirname "$0")/tmctl}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+
+passed=0
+failed=0
+
+# check NAME RC STDERR ARGS...: run tmctl ARGS, compare rc and stderr.
+check()
+{
+	local name=$1 want_rc=$2 want_err=$3 err rc
+
+	shift 3
+	err=$("$TMCTL" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "$want_err" ]; then
+		passed=$((passed + 1))
+		return
+	fi
+	failed=$((failed + 1))
+	echo "FAIL: $name"
+	echo "  command: tmctl $*"
+	echo "  got exit $rc:"
+	printf '%s\n' "$err" | sed 's/^/    /'
+	echo "  want exit $want_rc:"
+	printf '%s\n' "$want_err" | sed 's/^/    /'
+}
+
+# ok NAME ARGS...: a command that must parse (with -c) silently.
+ok()
+{
+	local name=$1
+
+	shift
+	check "$name" 0 "" -c "$@"
+}
+
+# bad NAME MESSAGE ARGS...: a command line refused with one message,
+# with and without -c (a parse error comes before any netlink traffic).
+bad()
+{
+	local name=$1 msg=$2
+
+	shift 2
+	check "$name" 1 "tmctl: $msg" "$@"
+	check "$name (-c)" 1 "tmctl: $msg" -c "$@"
+}
+
+# A batch file using every form of the syntax.
+cat > good.batch <<'EOF'
+# tmctl batch file: every form of the syntax
+
+rule add filter id 1 priority 10 src 10.0.0.0/8 dst 192.168.1.1 \
+	sport 1024-65535 dport 22 proto tcp accept
+rule add filter id 2 family ip6 src 2001:db8::/32 dst ::1 proto icmpv6 drop
+rule add filter id 3 family inet proto udp dport 53 count
+rule add filter id 4 src 0.0.0.0/0 reject
+rule add filter id 5 proto 6 reject with tcp-reset
+rule add filter id 6 reject with port-unreachable
+rule add filter id 7 reject with host-unreachable
+rule add filter id 8 reject with admin-prohibited
+rule add filter id 9 mark 0xff00
+rule add filter id 10 mark 42
+rule add filter id 11 lb web
+rule add filter id 12 iif lo oif lo accept
+rule add filter id 13 comment "two words" cookie 0xdeadbeef accept
+rule add filter id 14 comment 'single # quoted' accept   # trailing
+rule add filter id 15 comment "esc \" and \\ inside" accept
+rule add filter id 16 comment "" accept
+rule add filter id 17 comment no\ quotes\ here accept
+rule add filter id 18 proto gre accept packets 12 bytes 3456
+rule add "table name" id 1 accept
+rule add filter id 19 src 10.1.0.0/16 dport 0-65535 proto 255 \
+	comment "continued \
+line" accept
+rule add filter pri 5 pro sctp dp 80 acc
+rule add filter proto udplite accept
+rule add filter proto dccp accept
+rule add filter proto esp accept
+rule add filter proto ah accept
+rule add filter proto icmp drop
+rule add filter src 10.0.0.1 dst 10.0.0.2/32 accept
+rule add filter src ::/0 dst fe80::1/128 accept
+rule add filter id 2147483647 priority 4294967295 cookie 18446744073709551615 accept
+   rule replace filter id 1 src 10.0.0.0/8 drop reset-counters
+rule replace filter id 2 accept
+rule del filter id 3
+rule delete filter id 4
+rule d filter id 5
+r a filter id 20 accept
+rule flush filter
+EOF
+check "good batch file" 0 "" -c -f good.batch
+
+# The same with CRLF line ends.
+sed 's/$/\r/' good.batch > crlf.batch
+check "good batch file, CRLF" 0 "" -c -f crlf.batch
+
+# Empty and comment-only files.
+: > empty.batch
+check "empty batch file" 0 "" -c -f empty.batch
+printf '# nothing\n\n   \n# else\n' > comments.batch
+check "comment-only batch file" 0 "" -c -f comments.batch
+
+# Every bad line is reported, in order, at the column of its bad word.
+cat > bad.batch <<'EOF'
+rule add t id 1 accept
+rule add t id 4 proto tcpp accept
+rule add t id 5 src 10.0.0.1/8 \
+   dst 1.2.3.4/33 accept
+table add x
+rule frob t
+rule add t id 6 comment "unterminated
+rule add t id 7
+rule add t id 8 src 10.0.0.300 accept
+   rule add t id 11 sport 90-80 accept
+rule add t sport 70000 accept
+rule add t dport 1-2-3 accept
+rule add t mark 0x1g
+rule add t mark 4294967296
+rule add t foo 1 accept
+rule add t d 1.2.3.4 accept
+rule add t src 10.0.0.0/8 dst ::1 accept
+rule add t family ip6 src 10.0.0.0/8 accept
+rule add t family inet dst 10.0.0.0/8 accept
+rule add t accept drop
+rule add t src 1.2.3.4 src 1.2.3.5 accept
+EOF
+cat > bad.expect <<'EOF'
+bad.batch:2:23: error: unknown protocol 'tcpp' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+bad.batch:3:21: error: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.0/8?
+bad.batch:5:1: error: 'table': a batch file holds rule add, replace, del and flush commands only
+bad.batch:6:6: error: unknown rule command 'frob' (add, replace, del or flush)
+bad.batch:7:25: error: unterminated " quote
+bad.batch:8:16: error: missing action (accept, drop, reject, mark, count or lb)
+bad.batch:9:21: error: '10.0.0.300': not an IPv4 or IPv6 prefix
+bad.batch:10:27: error: '90-80': empty port range, 90 is above 80
+bad.batch:11:18: error: '70000': port out of range 0..65535
+bad.batch:12:18: error: '1-2-3': bad port (expected 0..65535 or LOW-HIGH)
+bad.batch:13:17: error: bad mark '0x1g' (expected 0..4294967295)
+bad.batch:14:17: error: bad mark '4294967296' (expected 0..4294967295)
+bad.batch:15:12: error: unknown keyword 'foo'
+bad.batch:16:12: error: ambiguous keyword 'd' (dst, dport, drop)
+bad.batch:17:31: error: '::1': IPv6 destination but IPv4 source
+bad.batch:18:27: error: '10.0.0.0/8': IPv4 prefix in a family ip6 rule
+bad.batch:19:28: error: '10.0.0.0/8': a family inet rule matches no address (use family ip or ip6)
+bad.batch:20:19: error: second action 'drop', the rule already has 'accept'
+bad.batch:21:24: error: src given twice
+EOF
+check "bad batch file" 1 "$(cat bad.expect)" -c -f bad.batch
+
+# A continued line's words are reported on their own line.
+printf 'rule add t id 1 \\\n  src 10.0.0.0/8 \\\n  dst ::2 accept\n' > cont.batch
+check "error on a continuation line" 1 \
+	"cont.batch:3:7: error: '::2': IPv6 destination but IPv4 source" \
+	-c -f cont.batch
+
+# Quoting and escapes make one word: the messages show it.
+cat > quote.batch <<'EOF'
+rule add t proto "tc p" accept
+rule add t proto 'a"b' accept
+rule add t proto "x\"y\\z" accept
+rule add t proto a\ b accept
+rule add t proto "" accept
+rule add t proto '' accept
+rule add t comment 'unterminated accept
+rule add t proto x"y z"w accept
+EOF
+cat > quote.expect <<'EOF'
+quote.batch:1:18: error: unknown protocol 'tc p' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+quote.batch:2:18: error: unknown protocol 'a"b' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+quote.batch:3:18: error: unknown protocol 'x"y\z' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+quote.batch:4:18: error: unknown protocol 'a b' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+quote.batch:5:18: error: unknown protocol '' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+quote.batch:6:18: error: unknown protocol '' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+quote.batch:7:20: error: unterminated ' quote
+quote.batch:8:18: error: unknown protocol 'xy zw' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+EOF
+check "quotes and escapes" 1 "$(cat quote.expect)" -c -f quote.batch
+
+# Values that cannot be sent.
+long=$(printf 'c%.0s' {1..128})
+cat > limits.batch <<EOF
+rule add t comment "$long" accept
+rule add t comment "tab	inside" accept
+rule add t iif nosuchdev0 accept
+rule add t oif abcdefghijklmnopq accept
+rule add abcdefghijklmnopqrstuvwxyz0123456 accept
+rule add t id 2147483648 accept
+rule add t lb "" 
+rule add t reject with
+rule add t reject with foo
+EOF
+cat > limits.expect <<'EOF'
+limits.batch:1:20: error: comment is longer than 127 bytes
+limits.batch:2:20: error: comment has a control character
+limits.batch:3:16: error: unknown device 'nosuchdev0'
+limits.batch:4:16: error: device name 'abcdefghijklmnopq' is longer than 15 bytes
+limits.batch:5:10: error: table name 'abcdefghijklmnopqrstuvwxyz0123456' is longer than 31 bytes
+limits.batch:6:15: error: bad rule id '2147483648' (expected 1..2147483647)
+limits.batch:7:15: error: lb service name is empty
+limits.batch:8:19: error: 'with' needs a reject type
+limits.batch:9:24: error: unknown reject type 'foo' (expected tcp-reset, port-unreachable, host-unreachable or admin-prohibited)
+EOF
+check "limits" 1 "$(cat limits.expect)" -c -f limits.batch
+
+# Verbs and their required words.
+cat > verbs.batch <<'EOF'
+rule replace t accept
+rule replace t id 1
+rule del t
+rule del t id 3 src 1.2.3.4
+rule flush t x
+rule flush
+rule
+rule add t accept reset-counters
+rule add t id
+EOF
+cat > verbs.expect <<'EOF'
+verbs.batch:1:22: error: missing 'id N' (rule replace needs the rule id)
+verbs.batch:2:20: error: missing action (accept, drop, reject, mark, count or lb)
+verbs.batch:3:11: error: missing 'id N' (rule del needs the rule id)
+verbs.batch:4:17: error: unknown keyword 'src'
+verbs.batch:5:14: error: unexpected 'x'
+verbs.batch:6:11: error: missing table name
+verbs.batch:7:5: error: missing rule command (add, replace, del or flush)
+verbs.batch:8:19: error: unknown keyword 'reset-counters'
+verbs.batch:9:12: error: 'id' needs a value
+EOF
+check "verbs" 1 "$(cat verbs.expect)" -c -f verbs.batch
+
+# At most 20 errors, then one line.
+for i in $(seq 1 25); do echo "rule add t id $i bogus"; done > many.batch
+{
+	for i in $(seq 1 20); do
+		printf 'many.batch:%d:%d: error: unknown keyword '"'"'bogus'"'"'\n' \
+			"$i" $((16 + ${#i}))
+	done
+	echo "many.batch: error: too many errors, stopped"
+} > many.expect
+check "error cap" 1 "$(cat many.expect)" -c -f many.batch
+
+# stdin, missing files, -f with a command.
+check "stdin" 1 "<stdin>:1:12: error: unknown keyword 'x'" \
+	-c -f - < <(echo "rule add t x")
+check "stdin, good" 0 "" -c -f - < <(echo "rule add t accept")
+check "missing file" 1 "tmctl: nofile: No such file or directory" \
+	-c -f nofile
+check "-f and a command" 1 "tmctl: -f FILE takes no command, got 'rule'" \
+	-f good.batch rule list t
+printf 'rule add t prot\0o tcp accept\n' > nul.batch
+check "NUL byte" 1 "nul.batch:1:16: error: NUL byte" -c -f nul.batch
+
+# Command lines: errors found before any netlink traffic.
+ok "rule add, every field" rule add t id 7 priority 3 src 10.0.0.0/8 \
+	dst 192.168.0.0/16 sport 1-1023 dport 443 proto tcp iif lo \
+	comment "a comment" cookie 99 mark 0x10
+ok "rule replace" rule replace t id 7 drop reset-counters
+ok "rule del" rule del t id 7
+ok "rule flush" rule flush t
+ok "rule list" rule list t
+ok "rule show" rule show t
+ok "rule get" rule get t id 1
+ok "rule lookup" rule lookup t src 10.0.0.1 dst 10.0.0.2 sport 1 \
+	dport 2 proto udp iif lo oif lo
+ok "rule lookup, IPv6" rule lookup t src ::1 dst 2001:db8::1
+ok "counters reset" counters reset t
+ok "counters reset id" counters reset t id 3
+ok "table add, every option" table add t family ip6 hook forward \
+	priority -100 policy drop engine tss collide 16 max-rules 1000 \
+	max-tuples 64
+ok "table add, abbreviated" table add t fam ip hoo output pri 5 pol accept
+ok "stats" stats
+
+bad "unknown keyword" "rule add: unknown keyword 'foo'" \
+	rule add t foo 1 accept
+bad "unknown protocol" "rule add: unknown protocol 'tcpp' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)" \
+	rule add t proto tcpp accept
+bad "protocol range" "rule add: protocol 256 out of range 0..255" \
+	rule add t proto 256 accept
+bad "bad prefix" "rule add: '10.0.0.300': not an IPv4 or IPv6 prefix" \
+	rule add t src 10.0.0.300 accept
+bad "bad IPv6 prefix" "rule add: '2001:db8:::1/64': not an IPv4 or IPv6 prefix" \
+	rule add t dst 2001:db8:::1/64 accept
+bad "host bits" "rule add: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.0/8?" \
+	rule add t src 10.0.0.1/8 accept
+bad "host bits, IPv6" "rule add: '2001:db8::1/32': host bits set past /32, did you mean 2001:db8::/32?" \
+	rule add t dst 2001:db8::1/32 accept
+bad "prefix length" "rule add: '::/129': prefix length 129 out of range 0..128" \
+	rule add t src ::/129 accept
+bad "bad prefix length" "rule add: '10.0.0.0/-1': bad prefix length '-1'" \
+	rule add t src 10.0.0.0/-1 accept
+bad "bad port" "rule add: 'ssh': bad port (expected 0..65535 or LOW-HIGH)" \
+	rule add t dport ssh accept
+bad "port range" "rule add: '65536': port out of range 0..65535" \
+	rule add t sport 65536 accept
+bad "lo > hi" "rule add: '90-80': empty port range, 90 is above 80" \
+	rule add t sport 90-80 accept
+bad "open range" "rule add: '80-': bad port (expected 0..65535 or LOW-HIGH)" \
+	rule add t dport 80- accept
+bad "bad mark" "rule add: bad mark '-1' (expected 0..4294967295)" \
+	rule add t mark -1
+bad "mark without value" "rule add: 'mark' needs a value" rule add t mark
+bad "missing action" "rule add: missing action (accept, drop, reject, mark, count or lb)" \
+	rule add t src 10.0.0.0/8
+bad "missing table" "rule add: missing table name" rule add
+bad "family mix" "rule add: '::1': IPv6 destination but IPv4 source" \
+	rule add t src 10.0.0.0/8 dst ::1 accept
+bad "bad family" "rule add: unknown family 'ipv4' (expected ip, ip6 or inet)" \
+	rule add t family ipv4 accept
+bad "unknown device" "rule add: unknown device 'nosuchdev0'" \
+	rule add t iif nosuchdev0 accept
+bad "bad id" "rule add: bad rule id '1x' (expected 1..2147483647)" \
+	rule add t id 1x accept
+bad "bad cookie" "rule add: bad cookie '18446744073709551616' (expected 0..18446744073709551615)" \
+	rule add t cookie 18446744073709551616 accept
+bad "replace without id" "rule replace: missing 'id N' (rule replace needs the rule id)" \
+	rule replace t accept
+bad "del without id" "rule del: missing 'id N' (rule del needs the rule id)" \
+	rule del t
+bad "get without id" "rule get: missing 'id N'" rule get t
+bad "get, bad keyword" "rule get: unknown keyword 'x'" rule get t x 1
+bad "list, extra word" "rule list: unexpected 'x'" rule list t x
+bad "lookup prefix" "rule lookup: '10.0.0.0/8': expected an address, not a prefix" \
+	rule lookup t src 10.0.0.0/8 dst 10.0.0.1
+bad "lookup families" "rule lookup: '::1': IPv6 destination but IPv4 source" \
+	rule lookup t dst ::1 src 10.0.0.1
+bad "lookup without dst" "rule lookup: missing 'dst ADDR'" \
+	rule lookup t src 10.0.0.1
+bad "lookup port" "rule lookup: bad port '1-2' (expected 0..65535)" \
+	rule lookup t src 10.0.0.1 dst 10.0.0.2 sport 1-2
+bad "unknown rule verb" "rule: unknown command 'frob' (add, del, replace, flush, list, get, lookup)" \
+	rule frob
+bad "counters verb" "counters: unknown command 'clear' (reset)" \
+	counters clear t
+bad "counters id" "counters reset: bad rule id '0' (expected 1..2147483647)" \
+	counters reset t id 0
+bad "table ambiguous" "table add: ambiguous keyword 'p' (priority, policy)" \
+	table add t p 1
+bad "table priority" "table add: bad priority '2147483648' (expected -2147483648..2147483647)" \
+	table add t priority 2147483648
+bad "table collide" "table add: bad collide '0' (expected 1..128)" \
+	table add t collide 0
+bad "table max-rules" "table add: bad max-rules '16777217' (expected 1..16777216)" \
+	table add t max-rules 16777217
+bad "table max-tuples" "table add: bad max-tuples '65536' (expected 1..65535)" \
+	table add t max-tuples 65536
+bad "table twice" "table add: hook given twice" \
+	table add t hook input hook output
+bad "table name" "table add: table name 'abcdefghijklmnopqrstuvwxyz0123456' is longer than 31 bytes" \
+	table add abcdefghijklmnopqrstuvwxyz0123456
+bad "unknown object" "unknown object 'frob' (try: tmctl -h)" frob
+
+# import: the ClassBench reader's errors and the action words.
+printf '@10.0.0.0/8\t0.0.0.0/0\t0 : 65535\t80 : 80\t0x06/0xFF\n' > cb.rules
+printf '@::/0\t2001:db8::/32\t0 : 65535\t0 : 65535\t0x00/0x00\n' >> cb.rules
+ok "import" import t cb.rules
+ok "import with an action" import t cb.rules mark 0x5
+printf '@10.0.0.0/8\t0.0.0.0/0\t0 : 65535\t80 : 80\t0x06/0xFF\nx\n' > cb.bad
+bad "import, bad file" "import: cb.bad:2:1: rule does not start with '@': 'x'" \
+	import t cb.bad
+bad "import, no file" "import: nofile: No such file or directory" \
+	import t nofile
+bad "import, a match" "import: only an action may follow the file, the rest comes from it" \
+	import t cb.rules src 10.0.0.0/8 drop
+bad "import, bad action" "import: unknown keyword 'frob'" import t cb.rules frob
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Transactions: many rule requests applied in one step (tmctl -f, import).
+ * This file owns the begin/commit/abort exchange and the fast path between
+ * them: requests packed many per sendmsg() without NLM_F_ACK, so that only
+ * refusals come back, drained after each sendmsg() (the kernel handles the
+ * whole buffer before sendmsg() returns, so its errors are already queued)
+ * and mapped back to their request by sequence number.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "tmctl.h"
+
+/* Bytes of requests per sendmsg(), at most. */
+#define TM_TXN_CHUNK		(256 * 1024)
+/* Socket buffers asked for: the receive side holds the errors. */
+#define TM_TXN_SNDBUF		(2 * TM_TXN_CHUNK)
+#define TM_TXN_RCVBUF		(8 << 20)
+/* What one queued error costs the receive buffer, about (skb truesize). */
+#define TM_TXN_ERR_COST		1024
+/* Errors reported; the others are counted. */
+#define TM_TXN_ERRORS_SHOWN	20
+
+struct tm_txn {
+	const struct tm_txn_ops *ops;
+	const char *what;
+	int fd;
+	uint32_t seq;		/* of request 0 */
+	size_t errors;
+	bool lost;		/* the receive buffer overflowed */
+	char *scratch;		/* a request rebuilt for its map */
+};
+
+static void tm_txn_die(const char *what, const char *op)
+{
+	fprintf(stderr, "tmctl: %s: %s: %s\n", what, op, strerror(errno));
+	exit(TMCTL_EKERNEL);
+}
+
+/* Grow a socket buffer, beyond the sysctl limit when allowed. */
+static int tm_txn_sockbuf(int fd, int force, int opt, int size)
+{
+	socklen_t len = sizeof(size);
+
+	if (setsockopt(fd, SOL_SOCKET, force, &size, sizeof(size)) < 0)
+		setsockopt(fd, SOL_SOCKET, opt, &size, sizeof(size));
+	if (getsockopt(fd, SOL_SOCKET, opt, &size, &len) < 0)
+		return 0;
+	return size;
+}
+
+static void tm_txn_error(struct tm_txn *t, const struct tm_nlerr *e)
+{
+	size_t i = e->seq - t->seq;
+	struct tm_attr_map map = {};
+
+	if (e->seq - t->seq >= t->ops->n)
+		return;		/* not ours */
+	if (t->errors++ >= TM_TXN_ERRORS_SHOWN)
+		return;
+	/* Rebuild the request to find which word made the bad attribute. */
+	if (e->has_offs) {
+		struct nlmsghdr *nlh = t->ops->put(t->ops->ctx, i, t->scratch,
+						   &map);
+
+		tm_attr_map_add(&map, nlh, -1);	/* TM_A_TXN_ID */
+	}
+	t->ops->error(t->ops->ctx, i, e, e->has_offs ? &map : NULL);
+}
+
+/* Read every error queued, without waiting. */
+static void tm_txn_drain(struct tm_txn *t)
+{
+	static char buf[65536] __attribute__((aligned(8)));
+	const struct nlmsghdr *nlh;
+	struct tm_nlerr e;
+	ssize_t n;
+	int len;
+
+	for (;;) {
+		n = recv(t->fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {
+				t->lost = true;
+				continue;
+			}
+			tm_txn_die(t->what, "receive");
+		}
+		len = (int)n;
+		for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, len);
+		     nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type != NLMSG_ERROR ||
+			    tm_nl_parse_error(nlh, &e) < 0 || !e.error)
+				continue;
+			tm_txn_error(t, &e);
+		}
+	}
+}
+
+static void tm_txn_send(struct tm_txn *t, const char *buf, size_t len)
+{
+	while (send(t->fd, buf, len, 0) < 0) {
+		if (errno != EINTR)
+			tm_txn_die(t->what, "send");
+	}
+	tm_txn_drain(t);
+}
+
+static int tm_txn_id_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+
+	if (tm_nl_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	if (tb[TM_A_TXN_ID])
+		*(uint32_t *)data = mnl_attr_get_u32(tb[TM_A_TXN_ID]);
+	return MNL_CB_OK;
+}
+
+/* Begin, commit or abort transaction @id (0: begin, which sets it). */
+static int tm_txn_cmd(uint8_t cmd, uint32_t *id, const char *what)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	nlh = tm_nl_request(buf, cmd, 0);
+	if (cmd != TM_CMD_TXN_BEGIN)
+		mnl_attr_put_u32(nlh, TM_A_TXN_ID, *id);
+	return tm_nl_talk(nlh, cmd == TM_CMD_TXN_BEGIN ? tm_txn_id_cb : NULL,
+			  id, what);
+}
+
+int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
+{
+	struct tm_txn t = { .ops = ops, .what = what };
+	size_t i, used = 0, chunk, msgs = 0, max_msgs;
+	char op[512];
+	uint32_t id = 0;
+	char *buf;
+	int ret;
+
+	if (ops->n > TM_TXN_MAX_OPS) {
+		fprintf(stderr,
+			"tmctl: %s: %zu requests, more than the %u of one transaction\n",
+			what, ops->n, TM_TXN_MAX_OPS);
+		return TMCTL_EPARSE;
+	}
+	if (!ops->n)
+		return TMCTL_OK;
+	t.fd = mnl_socket_get_fd(tm_nl_socket());
+	chunk = tm_txn_sockbuf(t.fd, SO_SNDBUFFORCE, SO_SNDBUF, TM_TXN_SNDBUF);
+	/* netlink refuses a sendmsg() larger than the send buffer - 32. */
+	chunk = chunk > 32 + TM_TXN_CHUNK ? TM_TXN_CHUNK :
+		chunk > 32 + 2 * TM_TXN_MSG_MAX ? chunk - 32 :
+		2 * TM_TXN_MSG_MAX;
+	/* As many requests per sendmsg() as their errors could fill. */
+	max_msgs = tm_txn_sockbuf(t.fd, SO_RCVBUFFORCE, SO_RCVBUF,
+				  TM_TXN_RCVBUF) / TM_TXN_ERR_COST;
+	if (max_msgs < 16)
+		max_msgs = 16;
+	buf = malloc(chunk);
+	t.scratch = malloc(TM_TXN_MSG_MAX);
+	if (!buf || !t.scratch) {
+		errno = ENOMEM;
+		tm_txn_die(what, "transaction");
+	}
+
+	snprintf(op, sizeof(op), "%s: begin transaction", what);
+	ret = tm_txn_cmd(TM_CMD_TXN_BEGIN, &id, op);
+	if (ret)
+		goto out;
+	if (!id) {
+		fprintf(stderr,
+			"tmctl: %s: the kernel gave no transaction id\n", op);
+		ret = TMCTL_EKERNEL;
+		goto out;
+	}
+	t.seq = tm_nl_seq(ops->n);
+	for (i = 0; i < ops->n; i++) {
+		struct nlmsghdr *nlh;
+
+		if (chunk - used < TM_TXN_MSG_MAX || msgs == max_msgs) {
+			tm_txn_send(&t, buf, used);
+			used = 0;
+			msgs = 0;
+		}
+		nlh = ops->put(ops->ctx, i, buf + used, NULL);
+		nlh->nlmsg_seq = t.seq + (uint32_t)i;
+		mnl_attr_put_u32(nlh, TM_A_TXN_ID, id);
+		used += MNL_ALIGN(nlh->nlmsg_len);
+		msgs++;
+	}
+	tm_txn_send(&t, buf, used);
+
+	if (t.errors || t.lost) {
+		if (t.errors > TM_TXN_ERRORS_SHOWN)
+			fprintf(stderr,
+				"%s: error: too many errors (%zu in all)\n",
+				what, t.errors);
+		if (t.lost)
+			fprintf(stderr,
+				"%s: error: more errors were lost (receive buffer full)\n",
+				what);
+		snprintf(op, sizeof(op), "%s: abort transaction", what);
+		tm_txn_cmd(TM_CMD_TXN_ABORT, &id, op);
+		ret = TMCTL_EKERNEL;
+		goto out;
+	}
+	snprintf(op, sizeof(op), "%s: commit", what);
+	ret = tm_txn_cmd(TM_CMD_TXN_COMMIT, &id, op);
+	if (!ret && tmctl.verbose)
+		fprintf(stderr, "%s: %zu requests committed (transaction %u)\n",
+			what, ops->n, id);
+out:
+	free(buf);
+	free(t.scratch);
+	return ret;
+}
