@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Load and unload the module 100 times, with and without namespaces holding
-# tables at unload time.  The VM runner fails the run if the kernel logs a
+# tables at unload time, and while packets flow through tables full of rules
+# with a transaction open.  The VM runner fails the run if the kernel logs a
 # warning, a leaked slab object or a list corruption meanwhile.
 
 source "$(dirname "$0")/lib.sh"
@@ -56,6 +57,63 @@ test_unload_with_state()
 	log_test "unload with tables in live namespaces frees them"
 }
 
+# ns1 --veth-- ns2: UDP and ping floods into ns2, whose table has 2000
+# rules; a transaction holds a copy of the table, and the module goes.
+test_unload_under_traffic()
+{
+	local i fails=0 ns1 ns2 pids rules
+
+	rules=$(mktemp)
+	for i in $(seq 1 2000); do
+		echo "rule add t id $i src 10.$((i / 256)).$((i % 256)).0/24 proto udp dport $((i % 100 + 1000)) drop"
+	done >"$rules"
+	echo "rule add t id 3000 proto udp dport 9 count" >>"$rules"
+	for ((i = 0; i < 5; i++)); do
+		setup_ns ns1 ns2 || { fails=$((fails + 1)); continue; }
+		ip link add veth1 netns "$ns1" type veth peer name veth2 \
+			netns "$ns2"
+		ip -n "$ns1" addr add 10.0.1.1/24 dev veth1
+		ip -n "$ns2" addr add 10.0.1.2/24 dev veth2
+		ip -n "$ns1" link set veth1 up
+		ip -n "$ns2" link set veth2 up
+		"$TMCTL" -n "$ns2" table add t family ip hook prerouting &&
+			"$TMCTL" -n "$ns2" -f "$rules" || fails=$((fails + 1))
+		ip netns exec "$ns1" ping -q -f -w 30 10.0.1.2 >/dev/null 2>&1 &
+		pids=$!
+		ip netns exec "$ns1" bash -c 'exec 3>/dev/udp/10.0.1.2/9;
+			while echo x >&3; do :; done' 2>/dev/null &
+		pids="$pids $!"
+		# A transaction left open by a client that is still there.
+		ip netns exec "$ns2" python3 -c '
+import sys, time
+sys.path.insert(0, sys.argv[1])
+import tmnl
+spec = tmnl.load_spec(); nl = tmnl.Genl(); fam = nl.family_id("tuplemerge")
+txn = tmnl.request(nl, fam, spec, "txn-begin", [])[1][0]["txn-id"]
+tmnl.request(nl, fam, spec, "rule-new", ["table-name=t", "txn-id=%d" % txn])
+print("open", flush=True)
+time.sleep(60)' "$TM_TOP/selftests" >"$rules.txn" 2>&1 &
+		pids="$pids $!"
+		for _ in $(seq 100); do
+			grep -q open "$rules.txn" && break
+			sleep 0.2
+		done
+		grep -q open "$rules.txn" || fails=$((fails + 1))
+		[ "$("$TMCTL" -n "$ns2" rule get t id 3000 |
+		     sed -n 's/.* packets \([0-9]*\) .*/\1/p')" -gt 0 ] ||
+			fails=$((fails + 1))
+		reload || fails=$((fails + 1))
+		# shellcheck disable=SC2086 # a list of pids
+		kill $pids 2>/dev/null
+		wait 2>/dev/null
+		cleanup_ns
+	done
+	rm -f "$rules" "$rules.txn"
+	expect_eq "failures" "$fails" 0
+	log_test "unload while packets flow and a transaction is open"
+}
+
 test_plain_cycles
 test_unload_with_state
+test_unload_under_traffic
 exit "$EXIT_STATUS"

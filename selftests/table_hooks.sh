@@ -108,7 +108,8 @@ test_hooks()
 	expect_blocked 4
 	expect_reach 6
 	out=$(tm -n "$ns1" table show out)
-	expect_eq "table show" "$out" "table out family ip hook output priority -10 policy drop engine tuplemerge rules 0 handle 1"
+	[[ "$out" == "table out family ip hook output priority -10 policy drop engine tuplemerge rules 0 handle 1 tuples 0 bytes "*" lookups "[1-9]*" collide 48 max-rules 1048576 max-tuples 4096" ]]
+	check_err $? "table show: $out"
 	tm -n "$ns1" table del out
 	expect_reach 4
 	log_test "a table on output drops what its namespace sends"

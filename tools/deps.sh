@@ -24,7 +24,8 @@ pkgs=(
 	clang libclang-rt-14-dev
 	sparse shellcheck linux-source-6.1
 	dkms kmod cpio busybox-static qemu-system-x86
-	iproute2 iputils-ping nftables iptables socat python3 ethtool
+	iproute2 iputils-ping nftables iptables socat python3 python3-yaml
+	ethtool
 )
 
 missing()

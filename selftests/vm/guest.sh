@@ -137,8 +137,13 @@ insmod_ok=1
 if [ -n "$TM_KO" ]; then
 	modname=$(basename "$TM_KO" .ko)
 	modname=${modname//-/_}
+	# The kernel modules it needs (nf_reject_*), from the guest's tree.
+	for dep in $(modinfo -F depends "$TM_KO" | tr , ' '); do
+		echo "# modprobe $dep"
+		run_quoted modprobe "$dep" || insmod_ok=0
+	done
 	echo "# insmod $TM_KO"
-	if ! run_quoted insmod "$TM_KO"; then
+	if [ $insmod_ok -eq 0 ] || ! run_quoted insmod "$TM_KO"; then
 		insmod_ok=0
 	fi
 	if [ $insmod_ok -eq 0 ] && [ "$ntests" -eq 0 ]; then
