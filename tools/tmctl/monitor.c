@@ -70,7 +70,14 @@ static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 		tm_rule_text(tb, "replace", NULL, false);
 		break;
 	case TM_CMD_RULE_DEL:
-		tm_rule_text(tb, "del", NULL, false);
+		if (tb[TM_A_RULE_ID]) {
+			tm_rule_text(tb, "del", NULL, false);
+			break;
+		}
+		/* A delete without an id is a flush of the table. */
+		fputs("rule flush ", stdout);
+		tm_print_word(stdout, tb[TM_A_TABLE_NAME] ?
+			      mnl_attr_get_str(tb[TM_A_TABLE_NAME]) : "?");
 		break;
 	case TM_CMD_TXN_COMMIT:
 		fputs("# commit table ", stdout);
