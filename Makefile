@@ -92,7 +92,8 @@ vm-check: tools
 VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh
 vm-bench: tools
 	$(MAKE) module-$(KVER)
-	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(VM_BENCH)
+	$(MAKE) -C tools/classbench SANITIZE= tmgen
+	selftests/vm/run.sh -P -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(VM_BENCH)
 
 vm-check-all: tools
 	@for v in $(KVERS); do $(MAKE) --no-print-directory vm-check KVER=$$v || exit 1; done

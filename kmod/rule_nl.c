@@ -441,7 +441,7 @@ static int tm_nl_target(struct tm_net *tn, struct genl_info *info,
 			       "Transaction too large: at most 4194304 requests");
 		return -E2BIG;
 	}
-	sh = tm_txn_shadow(tn, txn, t, flush, info->extack);
+	sh = tm_txn_shadow(txn, t, flush, info->extack);
 	if (IS_ERR(sh))
 		return PTR_ERR(sh);
 	*txnp = txn;

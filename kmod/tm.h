@@ -291,9 +291,8 @@ int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
 		 struct netlink_ext_ack *extack);
 struct tm_txn *tm_txn_find(struct tm_net *tn, u32 id, u32 portid,
 			   bool stale_ok, struct netlink_ext_ack *extack);
-struct tm_shadow *tm_txn_shadow(struct tm_net *tn, struct tm_txn *txn,
-				struct tm_table *t, bool empty,
-				struct netlink_ext_ack *extack);
+struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
+				bool empty, struct netlink_ext_ack *extack);
 int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		  struct netlink_ext_ack *extack);
 void tm_txn_abort(struct tm_net *tn, struct tm_txn *txn);

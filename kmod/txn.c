@@ -97,9 +97,8 @@ static int tm_dead_one(struct tm_krule *kr, const struct tm_rule *r,
  * The transaction's copy of @t, made now if needed: a full copy, or an
  * empty one when @empty (the request is a flush).
  */
-struct tm_shadow *tm_txn_shadow(struct tm_net *tn, struct tm_txn *txn,
-				struct tm_table *t, bool empty,
-				struct netlink_ext_ack *extack)
+struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
+				bool empty, struct netlink_ext_ack *extack)
 {
 	struct tm_shadow *sh;
 	int err;

@@ -12,7 +12,7 @@
 #
 # Usage:
 #   selftests/vm/run.sh [-k KVER] [-m MODULE.ko] [-c CACHEDIR]
-#                       [-T TOTAL_TIMEOUT_S] [-e CMD] [TEST...]
+#                       [-T TOTAL_TIMEOUT_S] [-e CMD] [-P] [TEST...]
 #
 #   -k KVER   kernel: "6.1" (default) or "6.12" (newest installed
 #             /usr/src/linux-headers-<series>.*-amd64), or a full release
@@ -24,6 +24,8 @@
 #   -T SECS   timeout for the whole VM (default: sum of the per-test
 #             timeouts from selftests/settings + margin)
 #   -e CMD    run the bash command CMD in the guest instead of the tests
+#   -P        performance run (benchmarks): boot without slub_debug, which
+#             sends every slab allocation down its slow path
 #   TEST      selftest scripts: paths, or names relative to selftests/
 #             (default: every selftests/*.sh but lib.sh)
 #
@@ -95,13 +97,14 @@ total=
 cmd=
 have_cmd=0
 
-while getopts "k:m:c:T:e:h" opt; do
+while getopts "k:m:c:T:e:Ph" opt; do
 	case $opt in
 	k) kver=$OPTARG ;;
 	m) ko=$OPTARG ;;
 	c) cache=$OPTARG ;;
 	T) total=$OPTARG ;;
 	e) cmd=$OPTARG; have_cmd=1 ;;
+	P) APPEND_BASE=${APPEND_BASE/ slub_debug=FZ/} ;;
 	h) usage 0 ;;
 	*) usage 2 ;;
 	esac

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmark: loading N ClassBench-like IPv4 rules (gen_rules.awk, first
+# match wins) into an empty namespace with `tmctl -f` (one transaction),
+# `nft -f` (one nft chain), `iptables-restore` (Debian's nft backend) and
+# `iptables-legacy-restore`, each timed from start to exit.  Prints seconds,
+# rules/s and the ratio to tmctl.  Run in the VM: make vm-bench.
+
+source "$(dirname "$0")/../lib.sh"
+
+require_root
+require_cmd ip awk nft iptables-restore iptables-legacy-restore
+require_module
+
+N=${N:-100000}
+HERE=$(dirname "$0")
+TMP=$(mktemp -d)
+trap 'cleanup_ns; rm -rf "$TMP"' EXIT
+
+# iptables-legacy needs its tables' modules; nothing loads them on demand.
+modprobe iptable_filter 2>/dev/null
+
+for f in tmctl nft ipt; do
+	awk -v n="$N" -v fmt=$f -v table=t -f "$HERE/gen_rules.awk" >"$TMP/$f"
+done
+
+now() { date +%s.%N; }
+
+# timed NAME CMD...: run CMD in a fresh namespace, print NAME seconds.
+timed()
+{
+	local name=$1 ns='' t0 t1
+
+	shift
+	setup_ns ns || return 1
+	t0=$(now)
+	ip netns exec "$ns" "$@" || { echo "$name failed" >&2; return 1; }
+	t1=$(now)
+	awk -v n="$name" -v a="$t0" -v b="$t1" 'BEGIN { printf "%s %.3f\n", n, b - a }'
+	cleanup_ns
+}
+
+{
+	timed tmctl bash -c "'$TMCTL' table add t family ip && '$TMCTL' -f '$TMP/tmctl'"
+	timed nft nft -f "$TMP/nft"
+	timed iptables-restore iptables-restore "$TMP/ipt"
+	timed iptables-legacy-restore iptables-legacy-restore "$TMP/ipt"
+} >"$TMP/times"
+
+echo "# loading $N rules (emulated VM: compare ratios, not seconds)"
+awk -v n="$N" '
+	{ name[NR] = $1; t[NR] = $2 }
+	END {
+		printf "%-26s %10s %12s %10s\n", "tool", "seconds", "rules/s", "vs tmctl"
+		for (i = 1; i <= NR; i++)
+			printf "%-26s %10.2f %12.0f %9.1fx\n", name[i], t[i], n / t[i], t[i] / t[1]
+	}' "$TMP/times"
