@@ -80,7 +80,7 @@ test_unload_under_traffic()
 		echo "rule add t id $i src 10.$((i / 256)).$((i % 256)).0/24 proto udp dport $((i % 100 + 1000)) drop"
 	done >"$rules"
 	echo "rule add t id 3000 proto udp dport 9 count" >>"$rules"
-	for ((i = 0; i < 5; i++)); do
+	for ((i = 0; i < 3; i++)); do
 		setup_ns ns1 ns2 || { fails=$((fails + 1)); continue; }
 		ip link add veth1 netns "$ns1" type veth peer name veth2 \
 			netns "$ns2"
@@ -90,12 +90,8 @@ test_unload_under_traffic()
 		ip -n "$ns2" link set veth2 up
 		"$TMCTL" -n "$ns2" table add t family ip hook prerouting &&
 			"$TMCTL" -n "$ns2" -f "$rules" || fails=$((fails + 1))
-		ip netns exec "$ns1" ping -q -f -w 30 10.0.1.2 >/dev/null 2>&1 &
-		pids=$!
-		ip netns exec "$ns1" bash -c 'exec 3>/dev/udp/10.0.1.2/9;
-			while echo x >&3; do :; done' 2>/dev/null &
-		pids="$pids $!"
-		# A transaction left open by a client that is still there.
+		# A transaction left open by a client that is still there
+		# (started first: Python starts slowly under the floods).
 		ip netns exec "$ns2" python3 -c '
 import sys, time
 sys.path.insert(0, sys.argv[1])
@@ -104,13 +100,19 @@ spec = tmnl.load_spec(); nl = tmnl.Genl(); fam = nl.family_id("tuplemerge")
 txn = tmnl.request(nl, fam, spec, "txn-begin", [])[1][0]["txn-id"]
 tmnl.request(nl, fam, spec, "rule-new", ["table-name=t", "txn-id=%d" % txn])
 print("open", flush=True)
-time.sleep(60)' "$TM_TOP/selftests" >"$rules.txn" 2>&1 &
-		pids="$pids $!"
-		for _ in $(seq 100); do
+time.sleep(120)' "$TM_TOP/selftests" >"$rules.txn" 2>&1 &
+		pids=$!
+		for _ in $(seq 300); do
 			grep -q open "$rules.txn" && break
 			sleep 0.2
 		done
 		grep -q open "$rules.txn" || fails=$((fails + 1))
+		ip netns exec "$ns1" ping -q -f -w 30 10.0.1.2 >/dev/null 2>&1 &
+		pids="$pids $!"
+		ip netns exec "$ns1" bash -c 'exec 3>/dev/udp/10.0.1.2/9;
+			while echo x >&3; do :; done' 2>/dev/null &
+		pids="$pids $!"
+		sleep 2
 		[ "$("$TMCTL" -n "$ns2" rule get t id 3000 |
 		     sed -n 's/.* packets \([0-9]*\) .*/\1/p')" -gt 0 ] ||
 			fails=$((fails + 1))
