@@ -131,7 +131,7 @@ static const struct nla_policy tm_txn_policy[TM_A_MAX + 1] = {
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
-static int tm_put_generation(struct sk_buff *skb, u64 generation)
+int tm_put_generation(struct sk_buff *skb, u64 generation)
 {
 	return nla_put_u64_64bit(skb, TM_A_NET_GENERATION, generation,
 				 TM_A_PAD);
@@ -205,7 +205,7 @@ void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 {
 	struct sk_buff *skb;
 
-	if (!genl_has_listeners(&tm_genl_family, net, TM_MCGRP_EVENTS))
+	if (!tm_genl_listening(net))
 		return;
 	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
@@ -214,8 +214,7 @@ void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 		nlmsg_free(skb);
 		return;
 	}
-	genlmsg_multicast_netns(&tm_genl_family, net, skb, 0, TM_MCGRP_EVENTS,
-				GFP_KERNEL);
+	tm_genl_multicast(net, skb);
 }
 
 /* A table name attribute that is present and not empty. */

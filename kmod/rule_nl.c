@@ -42,15 +42,6 @@ static u8 tm_table_fams(const struct tm_table *t)
 	       TM_FAMS_V4 | TM_FAMS_V6;
 }
 
-static u32 tm_prefix_word(unsigned int len, unsigned int i)
-{
-	if (len >= 32 * (i + 1))
-		return ~0u;
-	if (len <= 32 * i)
-		return 0;
-	return ~0u << (32 - (len - 32 * i));
-}
-
 /* An address attribute: 4 bytes (IPv4) or 16 (IPv6), network order. */
 static int tm_nl_addr(const struct nlattr *na, struct tm_addr *a, u8 *af,
 		      struct netlink_ext_ack *extack)
@@ -83,7 +74,7 @@ static int tm_nl_prefix(struct genl_info *info, int aa, int al,
 			struct tm_addr *a, u8 *len, u8 *af)
 {
 	const struct nlattr *na = info->attrs[aa], *nl = info->attrs[al];
-	unsigned int i, max;
+	unsigned int max;
 	int err;
 
 	*af = 0;
@@ -110,12 +101,10 @@ static int tm_nl_prefix(struct genl_info *info, int aa, int al,
 					    "Prefix length out of range 0..128 for IPv6");
 		return -EINVAL;
 	}
-	for (i = 0; i < 4; i++) {
-		if (a->w[i] & ~tm_prefix_word(*len, i)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, na,
-					    "Address has bits set past its prefix length");
-			return -EINVAL;
-		}
+	if (!tm_prefix_clean(a, *len)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, na,
+				    "Address has bits set past its prefix length");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -360,8 +349,7 @@ static int tm_fill_rule(struct sk_buff *skb, const struct tm_table *t,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
-	    nla_put_u64_64bit(skb, TM_A_NET_GENERATION, generation,
-			      TM_A_PAD) ||
+	    tm_put_generation(skb, generation) ||
 	    (kr && cmd == TM_CMD_RULE_DEL &&
 	     nla_put_u32(skb, TM_A_RULE_ID, kr->id)) ||
 	    (kr && cmd != TM_CMD_RULE_DEL && tm_put_rule(skb, kr, r, true))) {
@@ -406,8 +394,7 @@ void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
 	    nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
 	    nla_put_u32(skb, TM_A_TXN_OPS, ops) ||
 	    nla_put_u32(skb, TM_A_TABLE_RULES, t->rules.nrules) ||
-	    nla_put_u64_64bit(skb, TM_A_NET_GENERATION, generation,
-			      TM_A_PAD)) {
+	    tm_put_generation(skb, generation)) {
 		nlmsg_free(skb);
 		return;
 	}
@@ -558,13 +545,6 @@ int tm_nl_rule_del(struct sk_buff *skb, struct genl_info *info)
 	err = PTR_ERR_OR_ZERO(t);
 	if (err)
 		goto out;
-	if (id && !tm_rule_find(&t->rules, id, NULL) &&
-	    !info->attrs[TM_A_TXN_ID]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, ida,
-				    "No rule with this id in this table");
-		err = -ENOENT;
-		goto out;
-	}
 	err = tm_nl_target(tn, info, t, !id, &rs, &sh, &txn);
 	if (err)
 		goto out;
@@ -838,8 +818,7 @@ int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = tm_txn_begin(tn, info->snd_portid, &id, info->extack);
 	if (!err && (nla_put_u32(msg, TM_A_TXN_ID, id) ||
-		     nla_put_u64_64bit(msg, TM_A_NET_GENERATION,
-				       tn->generation, TM_A_PAD))) {
+		     tm_put_generation(msg, tn->generation))) {
 		tm_txn_abort(tn, tm_txn_find(tn, id, info->snd_portid, true,
 					     NULL));
 		err = -EMSGSIZE;

@@ -311,6 +311,7 @@ void tm_genl_exit(void);
 void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 			  u64 generation);
 bool tm_genl_listening(struct net *net);
+int tm_put_generation(struct sk_buff *skb, u64 generation);
 void tm_genl_multicast(struct net *net, struct sk_buff *skb);
 const char *tm_get_name(struct genl_info *info);
 

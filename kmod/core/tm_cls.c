@@ -58,7 +58,7 @@ int tm_params_check(const struct tm_params *p, const char **why)
 	return 0;
 }
 
-static bool tm_prefix_clean(const struct tm_addr *a, unsigned int len)
+bool tm_prefix_clean(const struct tm_addr *a, unsigned int len)
 {
 	unsigned int i;
 

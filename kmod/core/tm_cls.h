@@ -179,6 +179,9 @@ int tm_cls_tables(const struct tm_cls *cls,
 /* Verify internal invariants; returns 0 or -EUCLEAN naming the failure. */
 int tm_cls_verify(const struct tm_cls *cls, const char **why);
 
+/* Whether @a has no bit set past its first @len bits. */
+bool tm_prefix_clean(const struct tm_addr *a, unsigned int len);
+
 /* Whether @r matches @key: the definition every engine implements. */
 bool tm_rule_matches(const struct tm_rule *r, const struct tm_key *key);
 
