@@ -116,6 +116,19 @@ setup_ns()
 	done
 }
 
+# veth_pair NS1 NS2: veth1 in NS1 (10.0.1.1/24, fd00:1::1/64) cabled to
+# veth2 in NS2 (10.0.1.2/24, fd00:1::2/64), both up.
+veth_pair()
+{
+	ip link add veth1 netns "$1" type veth peer name veth2 netns "$2" &&
+		ip -n "$1" addr add 10.0.1.1/24 dev veth1 &&
+		ip -n "$2" addr add 10.0.1.2/24 dev veth2 &&
+		ip -n "$1" addr add fd00:1::1/64 dev veth1 nodad &&
+		ip -n "$2" addr add fd00:1::2/64 dev veth2 nodad &&
+		ip -n "$1" link set veth1 up &&
+		ip -n "$2" link set veth2 up
+}
+
 cleanup_ns()
 {
 	local ns

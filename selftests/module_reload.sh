@@ -82,12 +82,7 @@ test_unload_under_traffic()
 	echo "rule add t id 3000 proto udp dport 9 count" >>"$rules"
 	for ((i = 0; i < 3; i++)); do
 		setup_ns ns1 ns2 || { fails=$((fails + 1)); continue; }
-		ip link add veth1 netns "$ns1" type veth peer name veth2 \
-			netns "$ns2"
-		ip -n "$ns1" addr add 10.0.1.1/24 dev veth1
-		ip -n "$ns2" addr add 10.0.1.2/24 dev veth2
-		ip -n "$ns1" link set veth1 up
-		ip -n "$ns2" link set veth2 up
+		veth_pair "$ns1" "$ns2" || fails=$((fails + 1))
 		"$TMCTL" -n "$ns2" table add t family ip hook prerouting &&
 			"$TMCTL" -n "$ns2" -f "$rules" || fails=$((fails + 1))
 		# A transaction left open by a client that is still there

@@ -21,14 +21,7 @@ require_module
 
 ns1='' ns2=''
 setup_ns ns1 ns2 || exit "$ksft_fail"
-ip link add veth1 netns "$ns1" type veth peer name veth2 netns "$ns2" ||
-	exit "$ksft_fail"
-ip -n "$ns1" addr add 10.0.1.1/24 dev veth1
-ip -n "$ns2" addr add 10.0.1.2/24 dev veth2
-ip -n "$ns1" addr add fd00:1::1/64 dev veth1 nodad
-ip -n "$ns2" addr add fd00:1::2/64 dev veth2 nodad
-ip -n "$ns1" link set veth1 up
-ip -n "$ns2" link set veth2 up
+veth_pair "$ns1" "$ns2" || exit "$ksft_fail"
 
 tm()
 {
