@@ -2,8 +2,9 @@
 /*
  * Rules: add, replace, delete and flush on a table's rules or on a
  * transaction's copy of them (struct tm_ruleset), and the rule objects
- * themselves (struct tm_krule, struct tm_cnt).  The callers (rule_nl.c,
- * txn.c) hold tm_net.lock; the hooks only ever read, under RCU.
+ * themselves (struct tm_krule; their counters are counters.c's).  The
+ * callers (rule_nl.c, txn.c) hold tm_net.lock; the hooks only ever read,
+ * under RCU.
  *
  * Freeing: a tm_krule may be in use by a lookup until an RCU grace period
  * after the last classifier that lookups can reach stops holding it, so
@@ -13,7 +14,6 @@
  *     it again (it was never published), or at the commit for the rules of
  *     the table that the copy dropped (the "dead" list).
  */
-#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 
@@ -26,88 +26,27 @@ u32 tm_rule_cls_id(u32 id, u8 family)
 	return id << 1 | (family == TM_AF_INET6);
 }
 
-static struct tm_cnt *tm_cnt_new(void)
-{
-	struct tm_cnt *c = kzalloc(sizeof(*c), GFP_KERNEL_ACCOUNT);
-	int cpu;
-
-	if (!c)
-		return NULL;
-	c->pc = alloc_percpu_gfp(struct tm_pcnt, GFP_KERNEL_ACCOUNT);
-	if (!c->pc) {
-		kfree(c);
-		return NULL;
-	}
-	for_each_possible_cpu(cpu)
-		u64_stats_init(&per_cpu_ptr(c->pc, cpu)->syncp);
-	refcount_set(&c->ref, 1);
-	return c;
-}
-
-static void tm_cnt_put(struct tm_cnt *c)
-{
-	if (refcount_dec_and_test(&c->ref)) {
-		free_percpu(c->pc);
-		kfree(c);
-	}
-}
-
-/* Sums since the rule was made, whatever the resets. */
-static void tm_cnt_sum(const struct tm_cnt *c, u64 *packets, u64 *bytes)
-{
-	u64 p = 0, b = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		const struct tm_pcnt *pc = per_cpu_ptr(c->pc, cpu);
-		unsigned int start;
-		u64 pp, bb;
-
-		do {
-			start = u64_stats_fetch_begin(&pc->syncp);
-			pp = u64_stats_read(&pc->packets);
-			bb = u64_stats_read(&pc->bytes);
-		} while (u64_stats_fetch_retry(&pc->syncp, start));
-		p += pp;
-		b += bb;
-	}
-	*packets = p;
-	*bytes = b;
-}
-
-void tm_cnt_read(const struct tm_cnt *c, u64 *packets, u64 *bytes)
-{
-	tm_cnt_sum(c, packets, bytes);
-	*packets -= c->base_packets;
-	*bytes -= c->base_bytes;
-}
-
-/* Resetting only moves the base: the per-CPU counts are the CPUs' own. */
-void tm_cnt_reset(struct tm_cnt *c)
-{
-	tm_cnt_sum(c, &c->base_packets, &c->base_bytes);
-}
-
+/* One allocation: the tm_krule, then its comment. */
 static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
 				     struct tm_cnt *cnt)
 {
-	struct tm_krule *kr = kzalloc(sizeof(*kr), GFP_KERNEL_ACCOUNT);
+	size_t clen = cfg->comment ? strlen(cfg->comment) + 1 : 0;
+	struct tm_krule *kr = kzalloc(sizeof(*kr) + clen, GFP_KERNEL_ACCOUNT);
 
 	if (!kr)
 		return NULL;
-	if (cfg->comment) {
-		kr->comment = kstrdup(cfg->comment, GFP_KERNEL_ACCOUNT);
-		if (!kr->comment)
-			goto err;
-	}
 	if (cnt) {
-		refcount_inc(&cnt->ref);
-		kr->cnt = cnt;
+		tm_cnt_get(cnt);
 	} else {
-		kr->cnt = tm_cnt_new();
-		if (!kr->cnt)
-			goto err;
+		cnt = tm_cnt_new();
+		if (!cnt) {
+			kfree(kr);
+			return NULL;
+		}
 	}
+	if (clen)
+		kr->comment = memcpy(kr + 1, cfg->comment, clen);
+	kr->cnt = cnt;
 	INIT_LIST_HEAD(&kr->txn_node);
 	kr->cookie = cfg->cookie;
 	kr->id = id;
@@ -116,10 +55,6 @@ static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
 	kr->reject = cfg->reject;
 	kr->fams = cfg->fams;
 	return kr;
-err:
-	kfree(kr->comment);
-	kfree(kr);
-	return NULL;
 }
 
 static void tm_krule_free_rcu(struct rcu_head *head)
@@ -127,7 +62,6 @@ static void tm_krule_free_rcu(struct rcu_head *head)
 	struct tm_krule *kr = container_of(head, struct tm_krule, rcu);
 
 	tm_cnt_put(kr->cnt);
-	kfree(kr->comment);
 	kfree(kr);
 }
 
@@ -590,4 +524,5 @@ void tm_rule_exit(void)
 {
 	/* Wait for the tm_krules still queued by call_rcu(). */
 	rcu_barrier();
+	tm_cnt_exit();
 }

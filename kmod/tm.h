@@ -52,13 +52,15 @@ struct tm_pcnt {
 
 /**
  * struct tm_cnt - the counters of a rule, shared by the two versions of a
- * rule replaced with its counters kept
+ * rule replaced with its counters kept (counters.c)
  * @ref: holders (struct tm_krule)
+ * @slot: index in its chunk
  * @pc: per-CPU counts, only ever added to
  * @base_packets, @base_bytes: sums at the last reset, subtracted on read
  */
 struct tm_cnt {
 	refcount_t ref;
+	u32 slot;
 	struct tm_pcnt __percpu *pc;
 	u64 base_packets;
 	u64 base_bytes;
@@ -73,7 +75,7 @@ struct tm_cnt {
  * @rcu: deferred free
  * @txn_node: entry in a transaction's created or dead list
  * @cnt: counters
- * @comment: NUL-terminated, or NULL
+ * @comment: NUL-terminated, or NULL; allocated with the tm_krule
  * @cookie: the caller's
  * @id: user id, 1..TM_RULE_ID_MAX
  * @mark: TM_ACT_MARK value
@@ -281,8 +283,14 @@ int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
 		   struct tm_shadow *sh);
 void tm_rules_release(struct tm_ruleset *rs);
 void tm_krule_free(struct tm_krule *kr);
+
+/* counters.c */
+struct tm_cnt *tm_cnt_new(void);
+void tm_cnt_get(struct tm_cnt *c);
+void tm_cnt_put(struct tm_cnt *c);
 void tm_cnt_read(const struct tm_cnt *c, u64 *packets, u64 *bytes);
 void tm_cnt_reset(struct tm_cnt *c);
+void tm_cnt_exit(void);
 
 /* txn.c */
 int tm_txn_init(void);
