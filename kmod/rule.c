@@ -467,6 +467,7 @@ int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
 
 	if (!cls)
 		return -ENOMEM;
+	tm_cls_set_private(cls, true);
 	err = tm_cls_for_each(src->cls, tm_copy_one, cls);
 	if (err) {
 		tm_cls_destroy(cls);
@@ -496,10 +497,12 @@ int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
 
 	if (!cls)
 		return -ENOMEM;
-	if (sh)
+	if (sh) {
+		tm_cls_set_private(cls, true);
 		sh->flushed = true;
-	else if (t->shadow)
+	} else if (t->shadow) {
 		tm_txn_spoil(t->shadow->txn);
+	}
 	if (!sh)
 		rcu_assign_pointer(t->cls, cls);
 	rs->cls = cls;

@@ -5,7 +5,9 @@
  *
  * A transaction gets a private copy (struct tm_shadow) of each table the
  * first time one of its requests touches it: a new classifier holding the
- * same rules, sharing their tm_krules.  Requests change the copy and report
+ * same rules, sharing their tm_krules, marked private (tm_cls_set_private():
+ * no lookup reaches it, so what a change replaces is freed at once, not
+ * after a grace period).  Requests change the copy and report
  * their errors one by one, exactly as they would on the table.  The commit
  * publishes every copy with rcu_assign_pointer() under the namespace lock,
  * so a packet is classified by the old rules or by the new ones, and the
@@ -124,6 +126,8 @@ struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
 	if (empty) {
 		sh->rules.cls = tm_rules_cls_new(t);
 		err = sh->rules.cls ? 0 : -ENOMEM;
+		if (!err)
+			tm_cls_set_private(sh->rules.cls, true);
 		sh->rules.max_id = t->rules.max_id;
 		if (!err)
 			tm_rules_for_each(&t->rules, tm_dead_one, sh);
@@ -198,6 +202,7 @@ int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		struct tm_table *t = sh->table;
 
 		old = t->rules.cls;
+		tm_cls_set_private(sh->rules.cls, false);
 		rcu_assign_pointer(t->cls, sh->rules.cls);
 		t->rules = sh->rules;
 		tm_table_changed(tn, t);

@@ -232,11 +232,17 @@ void tm_cls_destroy(struct tm_cls *cls)
 			struct tm_rrec *rr = cls->ids[i];
 
 			cls->ids[i] = rr->id_next;
-			tm_free_rcu(rr, rcu);
+			tm_retire(&cls->v4, rr, rcu);
 		}
 	}
 	tm_vfree(cls->ids);
-	tm_free_rcu(cls, rcu);
+	tm_retire(&cls->v4, cls, rcu);
+}
+
+void tm_cls_set_private(struct tm_cls *cls, bool priv)
+{
+	cls->v4.priv = priv;
+	cls->v6.priv = priv;
 }
 
 /* Make a rule record and place it; on failure nothing is changed. */
@@ -273,7 +279,7 @@ static void tm_unplace(struct tm_cls *cls, struct tm_rrec *rr)
 	else
 		tm_tuple_remove(cls, f, rr);
 	f->rules--;
-	tm_free_rcu(rr, rcu);
+	tm_retire(f, rr, rcu);
 }
 
 /*

@@ -17,6 +17,11 @@
  *   - A change that fails (bad rule, duplicate id, allocation failure)
  *     returns a negative errno and leaves the classifier exactly as it was.
  *   - tm_cls_stats() and tm_cls_for_each() are writer-side calls.
+ *   - A classifier no lookup can reach yet (the module's transaction copies)
+ *     may be marked private with tm_cls_set_private(): the memory a change
+ *     replaces is then freed at once instead of after a grace period, which
+ *     keeps it hot and saves the deferred-free machinery.  Unmark it before
+ *     publishing it.
  *
  * Priorities: the LOWER priority value wins; between rules of equal priority
  * the lower rule id wins.  Every (priority, id) pair is unique, so the result
@@ -130,6 +135,8 @@ struct tm_cls *tm_cls_create(const struct tm_params *p);
  * new lookup can reach @cls any more.
  */
 void tm_cls_destroy(struct tm_cls *cls);
+/* Mark @cls unreachable by lookups (true) or published (false). */
+void tm_cls_set_private(struct tm_cls *cls, bool priv);
 
 /*
  * Writer-side changes.  Errors: -EINVAL (rule invalid), -EEXIST (id in use,

@@ -45,6 +45,7 @@ struct tm_fam {
 	u32 seed;			/* hash seed, copied from tm_cls */
 	u32 rules;
 	u32 tables;
+	bool priv;			/* see tm_cls_set_private() */
 	/* tuple engines */
 	struct tm_tlist __rcu *tlist;	/* tables, best first */
 	/* linear engine */
@@ -68,6 +69,21 @@ static inline struct tm_fam *tm_fam_of(struct tm_cls *cls, u8 family)
 {
 	return family == TM_AF_INET ? &cls->v4 : &cls->v6;
 }
+
+/*
+ * Free @p, which a change of @f's classifier replaced or removed: at once
+ * while the classifier is private, after a grace period otherwise.  The
+ * writer never touches @p again in either case.
+ */
+#define tm_retire(f, p, field)				\
+	do {						\
+		typeof(p) __tm_p = (p);			\
+							\
+		if ((f)->priv)				\
+			tm_vfree(__tm_p);		\
+		else					\
+			tm_free_rcu(__tm_p, field);	\
+	} while (0)
 
 /* tm_tuple.c: TSS and TupleMerge */
 int tm_tuple_insert(struct tm_cls *cls, struct tm_fam *f,

@@ -17,7 +17,7 @@ struct tm_lent {
 };
 
 struct tm_lin {
-	struct rcu_head rcu;		/* freed with tm_free_rcu() */
+	struct rcu_head rcu;		/* freed with tm_retire() */
 	u32 n;				/* entries, dead ones included */
 	u32 dead;
 	struct tm_lent e[];
@@ -49,7 +49,7 @@ static void tm_lin_publish(struct tm_fam *f, struct tm_lin *l)
 
 	rcu_assign_pointer(f->lin, l);
 	if (old)
-		tm_free_rcu(old, rcu);
+		tm_retire(f, old, rcu);
 }
 
 int tm_linear_insert(struct tm_fam *f, struct tm_rrec *rr)
@@ -121,7 +121,7 @@ void tm_linear_destroy(struct tm_fam *f)
 
 	RCU_INIT_POINTER(f->lin, NULL);
 	if (l)
-		tm_free_rcu(l, rcu);
+		tm_retire(f, l, rcu);
 }
 
 void tm_linear_stats(const struct tm_fam *f, struct tm_stats *st)

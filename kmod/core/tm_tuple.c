@@ -167,7 +167,7 @@ static __always_inline unsigned int tm_ent_size(unsigned int nw)
 
 /* A bucket: the rules of one slot, best rank first.  Immutable. */
 struct tm_node {
-	struct rcu_head rcu;	/* freed with tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_retire() */
 	u32 n;			/* entries, disabled ones included */
 	u32 live;
 	u8 ent[];		/* n entries of tm_ent_size(nw) bytes */
@@ -182,7 +182,7 @@ struct tm_slot {
 
 /* A hash table: mask + 1 slots. */
 struct tm_htab {
-	struct rcu_head rcu;	/* freed with tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_retire() */
 	u32 mask;
 	u32 used;		/* slots with a hash */
 	u32 live;		/* slots with a bucket */
@@ -192,7 +192,7 @@ struct tm_htab {
 
 /* A table, as the writer sees it.  Lookups use its copy in the list. */
 struct tm_ttab {
-	struct rcu_head rcu;	/* freed with tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_retire() */
 	struct tm_htab *htab;
 	u32 smask[4], dmask[4];
 	u32 pmask;		/* source port mask << 16 | dest port mask */
@@ -219,7 +219,7 @@ struct tm_tle {
 };
 
 struct tm_tlist {
-	struct rcu_head rcu;	/* freed with tm_free_rcu() */
+	struct rcu_head rcu;	/* freed with tm_retire() */
 	u32 n;
 	u32 pad;
 	struct tm_tle e[];
@@ -829,9 +829,9 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	if (tl)
 		tm_tlist_swap(f, tl);
 	if (nh)
-		tm_free_rcu(h, rcu);
+		tm_retire(f, h, rcu);
 	if (old)
-		tm_free_rcu(old, rcu);
+		tm_retire(f, old, rcu);
 	if (fresh)
 		f->tables++;
 	*chain = node->live;
@@ -845,8 +845,8 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Free a table that no list holds any more, after a grace period. */
-static void tm_table_free_rcu(struct tm_ttab *t)
+/* Free a table that no list holds any more (see tm_retire()). */
+static void tm_table_retire(struct tm_fam *f, struct tm_ttab *t)
 {
 	struct tm_htab *h = tm_htab_get(t);
 	u32 i;
@@ -855,10 +855,10 @@ static void tm_table_free_rcu(struct tm_ttab *t)
 		struct tm_node *node = tm_slot_node(h, i);
 
 		if (node)
-			tm_free_rcu(node, rcu);
+			tm_retire(f, node, rcu);
 	}
-	tm_free_rcu(h, rcu);
-	tm_free_rcu(t, rcu);
+	tm_retire(f, h, rcu);
+	tm_retire(f, t, rcu);
 }
 
 /* Publish @tl; free the tables the old list had and @tl has not. */
@@ -876,11 +876,11 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl)
 		for (j = 0; j < tl->n && tl->e[j].tab != t; j++)
 			;
 		if (j == tl->n) {
-			tm_table_free_rcu(t);
+			tm_table_retire(f, t);
 			f->tables--;
 		}
 	}
-	tm_free_rcu(old, rcu);
+	tm_retire(f, old, rcu);
 }
 
 /*
@@ -912,7 +912,7 @@ static void tm_table_drop(struct tm_fam *f, struct tm_ttab *t,
 	rcu_assign_pointer(h->slot[slot].node, node);
 	if (!node)
 		h->live--;
-	tm_free_rcu(old, rcu);
+	tm_retire(f, old, rcu);
 }
 
 static u64 tm_table_best(const struct tm_ttab *t)
@@ -1194,8 +1194,8 @@ void tm_tuple_destroy(struct tm_fam *f)
 		return;
 	RCU_INIT_POINTER(f->tlist, NULL);
 	for (i = 0; i < tl->n; i++)
-		tm_table_free_rcu(tl->e[i].tab);
-	tm_free_rcu(tl, rcu);
+		tm_table_retire(f, tl->e[i].tab);
+	tm_retire(f, tl, rcu);
 	f->tables = 0;
 }
 

@@ -131,6 +131,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	cls = tm_cls_create(&p);
 	if (!cls)
 		return 0;
+	tm_cls_set_private(cls, mode & 0x40);
 	oracle_init(&o);
 	while (in.n) {
 		u8 op = take(&in) % 5;
