@@ -3,10 +3,11 @@
 #
 # tmctl against the real module: monitor prints every kind of event, import
 # loads a ClassBench file as one transaction (and names the bad line of a
-# broken one, changing nothing), JSON output parses, stats add up, and
-# -e prints the id the kernel assigned.
+# broken one, changing nothing), JSON output parses, stats add up, -e
+# prints the id the kernel assigned, and a long batch that fails late
+# changes nothing.
 #
-#   ns1: tables "t" (inet, input) and "cb" (ip, forward); no traffic
+#   ns1: tables "t" (inet, input), "cb" and "big" (ip, forward); no traffic
 
 source "$(dirname "$0")/lib.sh"
 
@@ -119,8 +120,49 @@ test_json_stats()
 	log_test "JSON output of rules, tables, stats and lookups"
 }
 
+# tmctl -f sends what it has parsed while it parses the rest: a bad line
+# or a refused one near the end of a long file must still change nothing.
+test_long_batch()
+{
+	local out rc before gen
+
+	tm table add big family ip hook forward policy accept
+	awk 'BEGIN { for (i = 1; i <= 3000; i++)
+		printf "rule add big id %d src 10.%d.%d.0/24 drop\n", i, i / 256, i % 256 }' >"$TMP/big"
+	tm -f "$TMP/big"
+	check_err $? "load of 3000 rules"
+	before=$(tm -s rule list big | md5sum)
+	gen=$(tm stats | head -1)
+	expect_eq "rules loaded" "$(tm -s rule list big | wc -l)" 3000
+	{
+		echo "rule flush big"
+		sed -e 's/ drop$/ accept/' -e '2500s|/24|/33|' "$TMP/big"
+	} >"$TMP/big-bad"
+	out=$(tm -f "$TMP/big-bad" 2>&1)
+	rc=$?
+	expect_eq "exit of a long batch with a bad line" "$rc" 1
+	[[ "$out" == *"$TMP/big-bad:2501:"*"prefix length 33"* ]]
+	check_err $? "long batch names its bad line: $out"
+	{
+		echo "rule flush big"
+		sed -e 's/ drop$/ accept/' -e '2800s/id 2800/id 7/' "$TMP/big"
+	} >"$TMP/big-dup"
+	out=$(tm -f "$TMP/big-dup" 2>&1)
+	rc=$?
+	expect_eq "exit of a long batch with a refused line" "$rc" 2
+	[[ "$out" == *"$TMP/big-dup:2801: error: Rule id already in use"* ]]
+	check_err $? "long batch names its refused line: $out"
+	expect_eq "rules after failed long batches" \
+		"$(tm -s rule list big | md5sum)" "$before"
+	expect_eq "generation after failed long batches" \
+		"$(tm stats | head -1)" "$gen"
+	tm table del big
+	log_test "a long batch with a bad or refused line changes nothing"
+}
+
 test_monitor
 test_import
 test_json_stats
+test_long_batch
 
 exit "$EXIT_STATUS"

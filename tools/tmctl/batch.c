@@ -3,11 +3,22 @@
  * tmctl -f FILE: batch files.  This file owns their reading: words split
  * as a shell would (blanks, 'single' and "double" quotes, backslash
  * escapes, backslash-newline continuations, # comments), one command per
- * line, every line parsed before anything is sent and every bad line
- * reported as FILE:LINE:COL; then the whole file goes to the kernel as one
- * transaction (txn.c), and each refusal is reported at its line.
+ * line, every bad line reported as FILE:LINE:COL; the whole file goes to
+ * the kernel as one transaction (txn.c), and each refusal is reported at
+ * its line.
+ *
+ * A thread parses the file while the main thread sends what is parsed, so
+ * that the kernel applies the first rules while the next are parsed: on a
+ * machine with two CPUs, loading takes the longer of the two instead of
+ * their sum.  A bad line stops the sending and aborts the transaction, so
+ * a file with an error changes nothing, as before anything was sent.  The
+ * requests array is sized for the file's lines before the thread starts
+ * and never moves; the sender reads a request only after the parser
+ * published it (tm_batch_publish(), under b->lock), and the words and
+ * positions only once the parser is done.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +26,8 @@
 
 /* Bad lines reported before giving up. */
 #define TM_BATCH_ERRORS_MAX	20
+/* Requests the parser hands over at a time. */
+#define TM_BATCH_PUBLISH	256
 
 /* One command: words [first, first + n) of the file. */
 struct tm_batch_cmd {
@@ -34,9 +47,16 @@ struct tm_batch {
 	size_t nwords, words_cap;
 	struct tm_batch_cmd *cmds;
 	size_t ncmds, cmds_cap;
-	struct tm_rule_req *reqs;
+	struct tm_rule_req *reqs;	/* max_cmds, never moved */
+	size_t max_cmds;		/* lines in the file */
 	unsigned int bad;	/* lines with an error */
 	uint16_t family;
+	/* handing parsed requests over to the sender */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t ready;		/* requests published */
+	bool done;		/* the parser is done */
+	bool failed;		/* it found a bad line */
 };
 
 static void *tm_grow(void *p, size_t *cap, size_t need, size_t elem)
@@ -80,9 +100,14 @@ static int tm_batch_read(struct tm_batch *b, const char *path)
 	}
 	if (!std)
 		fclose(f);
+	/* A command ends at a newline or at the end of the file. */
+	b->max_cmds = 1;
+	for (n = 0; n < b->len; n++)
+		b->max_cmds += b->text[n] == '\n';
+	b->reqs = malloc(b->max_cmds * sizeof(*b->reqs));
 	/* Every word is at most its bytes in the file plus a NUL. */
 	b->arena = malloc(2 * b->len + 2);
-	if (!b->arena) {
+	if (!b->arena || !b->reqs) {
 		fputs("tmctl: out of memory\n", stderr);
 		exit(TMCTL_EPARSE);
 	}
@@ -140,13 +165,16 @@ static int tm_scan_word(struct tm_batch *b, struct tm_scan *s)
 {
 	char *out = b->arena + b->arena_used;
 	struct tm_pos pos = tm_scan_pos(s, s->p), q;
+	size_t cap = b->words_cap;
 
 	b->words = tm_grow(b->words, &b->words_cap, b->nwords + 1,
 			   sizeof(*b->words));
-	b->pos = realloc(b->pos, b->words_cap * sizeof(*b->pos));
-	if (!b->pos) {
-		fputs("tmctl: out of memory\n", stderr);
-		exit(TMCTL_EPARSE);
+	if (cap != b->words_cap) {
+		b->pos = realloc(b->pos, b->words_cap * sizeof(*b->pos));
+		if (!b->pos) {
+			fputs("tmctl: out of memory\n", stderr);
+			exit(TMCTL_EPARSE);
+		}
 	}
 	b->words[b->nwords] = out;
 	b->pos[b->nwords] = pos;
@@ -203,32 +231,47 @@ static int tm_scan_word(struct tm_batch *b, struct tm_scan *s)
 }
 
 static int tm_batch_parse_cmd(struct tm_batch *b, size_t i);
+static struct tm_words tm_batch_words(const struct tm_batch *b, size_t i);
+
+/* Hand the requests parsed so far over to the sender. */
+static void tm_batch_publish(struct tm_batch *b, bool done)
+{
+	pthread_mutex_lock(&b->lock);
+	if (b->bad)
+		b->failed = true;
+	else
+		b->ready = b->ncmds;
+	b->done = done;
+	pthread_cond_signal(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+}
 
 /* The words since @first make a command: parse it now. */
 static void tm_batch_end_cmd(struct tm_batch *b, size_t first,
 			     struct tm_pos end)
 {
 	struct tm_batch_cmd *c;
-	size_t cap = b->cmds_cap;
 
 	if (b->nwords == first || b->bad >= TM_BATCH_ERRORS_MAX)
 		return;
 	b->cmds = tm_grow(b->cmds, &b->cmds_cap, b->ncmds + 1,
 			  sizeof(*b->cmds));
-	if (cap != b->cmds_cap) {
-		b->reqs = realloc(b->reqs, b->cmds_cap * sizeof(*b->reqs));
-		if (!b->reqs) {
-			fputs("tmctl: out of memory\n", stderr);
-			exit(TMCTL_EPARSE);
-		}
-	}
 	c = &b->cmds[b->ncmds];
 	c->first = first;
 	c->n = (int)(b->nwords - first);
 	c->end = end;
-	if (tm_batch_parse_cmd(b, b->ncmds))
+	if (b->ncmds == TM_TXN_MAX_OPS) {
+		struct tm_words w = tm_batch_words(b, b->ncmds);
+
+		tm_werror(&w, 0, "more than the %u requests of one transaction",
+			  TM_TXN_MAX_OPS);
 		b->bad++;
+	} else if (tm_batch_parse_cmd(b, b->ncmds)) {
+		b->bad++;
+	}
 	b->ncmds++;
+	if (b->bad || b->ncmds - b->ready >= TM_BATCH_PUBLISH)
+		tm_batch_publish(b, false);
 }
 
 /*
@@ -266,6 +309,30 @@ static void tm_batch_split(struct tm_batch *b)
 		}
 	}
 	tm_batch_end_cmd(b, first, end);
+	if (b->bad >= TM_BATCH_ERRORS_MAX)
+		fprintf(stderr, "%s: error: too many errors, stopped\n",
+			b->name);
+	tm_batch_publish(b, true);
+}
+
+static void *tm_batch_thread(void *arg)
+{
+	tm_batch_split(arg);
+	return NULL;
+}
+
+/* tm_txn_ops.wait */
+static ssize_t tm_batch_wait(void *ctx, size_t i)
+{
+	struct tm_batch *b = ctx;
+	ssize_t ret;
+
+	pthread_mutex_lock(&b->lock);
+	while (!b->failed && b->ready <= i && !b->done)
+		pthread_cond_wait(&b->cond, &b->lock);
+	ret = b->failed ? -1 : b->ready > i ? (ssize_t)b->ready : 0;
+	pthread_mutex_unlock(&b->lock);
+	return ret;
 }
 
 static struct tm_words tm_batch_words(const struct tm_batch *b, size_t i)
@@ -317,6 +384,8 @@ static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 	struct tm_batch *b = ctx;
 	struct nlmsghdr *nlh;
 
+	if (!b->family)
+		b->family = tm_nl_family();
 	nlh = tm_nl_put_header(buf, b->family, tm_rule_cmd(b->reqs[i].verb),
 			       0);
 	tm_rule_put(nlh, &b->reqs[i], map);
@@ -352,33 +421,42 @@ static void tm_batch_free(struct tm_batch *b)
 
 int tm_do_batch(const char *path)
 {
-	struct tm_batch b = {};
+	struct tm_batch b = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+	};
 	struct tm_txn_ops ops = {
 		.put = tm_batch_put,
 		.error = tm_batch_error,
+		.wait = tm_batch_wait,
 		.ctx = &b,
 	};
+	pthread_t parser;
 	int ret;
 
 	if (tm_batch_read(&b, path)) {
 		tm_batch_free(&b);
 		return TMCTL_EPARSE;
 	}
-	tm_batch_split(&b);
-	if (b.bad >= TM_BATCH_ERRORS_MAX)
-		fprintf(stderr, "%s: error: too many errors, stopped\n",
-			b.name);
-	if (b.bad || tmctl.check) {
+	if (tmctl.check) {
+		tm_batch_split(&b);
 		if (!b.bad && tmctl.verbose)
 			fprintf(stderr, "%s: %zu commands, no error\n", b.name,
 				b.ncmds);
+		ret = b.bad ? TMCTL_EPARSE : TMCTL_OK;
 		tm_batch_free(&b);
-		return b.bad ? TMCTL_EPARSE : TMCTL_OK;
+		return ret;
 	}
-	ops.n = b.ncmds;
-	if (b.ncmds)
-		b.family = tm_nl_family();
+	ret = pthread_create(&parser, NULL, tm_batch_thread, &b);
+	if (ret) {
+		fprintf(stderr, "tmctl: %s: %s\n", b.name, strerror(ret));
+		exit(TMCTL_EPARSE);
+	}
+	ops.n = b.max_cmds;
 	ret = tm_txn_run(&ops, b.name);
+	pthread_join(parser, NULL);
+	if (b.bad)
+		ret = TMCTL_EPARSE;
 	tm_batch_free(&b);
 	return ret;
 }

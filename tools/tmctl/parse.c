@@ -116,8 +116,9 @@ int tm_keyword(const struct tm_words *w, int i, const struct tm_keyword *kw,
 	char list[256];
 	size_t used = 0;
 
+	/* Compare the first bytes inline: batches parse millions of words. */
 	for (k = 0; k < n; k++)
-		if (!strcmp(arg, kw[k].name))
+		if (arg[0] == kw[k].name[0] && !strcmp(arg, kw[k].name))
 			return k;
 	list[0] = '\0';
 	for (k = 0; k < n; k++) {

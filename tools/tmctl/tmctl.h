@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <libmnl/libmnl.h>
 #include <linux/tuplemerge.h>
 
@@ -193,7 +194,13 @@ struct tm_attr_map;
  * Requests 0..n-1 of a transaction.  put() adds request i to @buf (room
  * for at least TM_TXN_MSG_MAX bytes) with tm_nl_put_header() and its
  * attributes, recording them in @map when it is not NULL.  error() reports
- * the kernel's refusal of request i.
+ * the kernel's refusal of request i, after every request was sent.
+ *
+ * wait(), when set, is for requests still being made: it blocks until
+ * request i is ready and returns how many are (more than i), 0 if there is
+ * no request i, or -1 if the input is bad (its errors already reported):
+ * then the transaction is aborted and tm_txn_run() returns TMCTL_EPARSE.
+ * n is then an upper bound of the requests.
  */
 #define TM_TXN_MSG_MAX	4096
 
@@ -203,6 +210,7 @@ struct tm_txn_ops {
 				struct tm_attr_map *map);
 	void (*error)(void *ctx, size_t i, const struct tm_nlerr *e,
 		      const struct tm_attr_map *map);
+	ssize_t (*wait)(void *ctx, size_t i);
 	void *ctx;
 };
 

@@ -5,7 +5,10 @@
  * them: requests packed many per sendmsg() without NLM_F_ACK, so that only
  * refusals come back, drained after each sendmsg() (the kernel handles the
  * whole buffer before sendmsg() returns, so its errors are already queued)
- * and mapped back to their request by sequence number.
+ * and mapped back to their request by sequence number.  Requests may still
+ * be in the making (ops->wait: a batch file parsed by another thread), so
+ * that the kernel applies the first ones while the next are parsed; the
+ * refusals are kept and reported once every request was sent.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,6 +35,11 @@ struct tm_txn {
 	size_t errors;
 	bool lost;		/* the receive buffer overflowed */
 	char *scratch;		/* a request rebuilt for its map */
+	/* the first refusals, reported at the end */
+	struct tm_txn_err {
+		size_t i;
+		struct tm_nlerr e;
+	} err[TM_TXN_ERRORS_SHOWN];
 };
 
 static void tm_txn_die(const char *what, const char *op)
@@ -54,21 +62,33 @@ static int tm_txn_sockbuf(int fd, int force, int opt, int size)
 
 static void tm_txn_error(struct tm_txn *t, const struct tm_nlerr *e)
 {
-	size_t i = e->seq - t->seq;
-	struct tm_attr_map map = {};
-
 	if (e->seq - t->seq >= t->ops->n)
 		return;		/* not ours */
-	if (t->errors++ >= TM_TXN_ERRORS_SHOWN)
-		return;
-	/* Rebuild the request to find which word made the bad attribute. */
-	if (e->has_offs) {
-		struct nlmsghdr *nlh = t->ops->put(t->ops->ctx, i, t->scratch,
-						   &map);
-
-		tm_attr_map_add(&map, nlh, -1);	/* TM_A_TXN_ID */
+	if (t->errors < TM_TXN_ERRORS_SHOWN) {
+		t->err[t->errors].i = e->seq - t->seq;
+		t->err[t->errors].e = *e;
 	}
-	t->ops->error(t->ops->ctx, i, e, e->has_offs ? &map : NULL);
+	t->errors++;
+}
+
+static void tm_txn_report(struct tm_txn *t)
+{
+	size_t k;
+
+	for (k = 0; k < t->errors && k < TM_TXN_ERRORS_SHOWN; k++) {
+		const struct tm_nlerr *e = &t->err[k].e;
+		size_t i = t->err[k].i;
+		struct tm_attr_map map = {};
+
+		/* Rebuild the request to find which word made the bad attribute. */
+		if (e->has_offs) {
+			struct nlmsghdr *nlh;
+
+			nlh = t->ops->put(t->ops->ctx, i, t->scratch, &map);
+			tm_attr_map_add(&map, nlh, -1);	/* TM_A_TXN_ID */
+		}
+		t->ops->error(t->ops->ctx, i, e, e->has_offs ? &map : NULL);
+	}
 }
 
 /* Read every error queued, without waiting. */
@@ -141,19 +161,22 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 {
 	struct tm_txn t = { .ops = ops, .what = what };
 	size_t i, used = 0, chunk, msgs = 0, max_msgs;
+	ssize_t avail = (ssize_t)ops->n;
 	char op[512];
 	uint32_t id = 0;
 	char *buf;
 	int ret;
 
-	if (ops->n > TM_TXN_MAX_OPS) {
+	if (ops->n > TM_TXN_MAX_OPS && !ops->wait) {
 		fprintf(stderr,
 			"tmctl: %s: %zu requests, more than the %u of one transaction\n",
 			what, ops->n, TM_TXN_MAX_OPS);
 		return TMCTL_EPARSE;
 	}
-	if (!ops->n)
-		return TMCTL_OK;
+	if (ops->wait)
+		avail = ops->wait(ops->ctx, 0);
+	if (avail <= 0)
+		return avail < 0 ? TMCTL_EPARSE : TMCTL_OK;
 	t.fd = mnl_socket_get_fd(tm_nl_socket());
 	chunk = tm_txn_sockbuf(t.fd, SO_SNDBUFFORCE, SO_SNDBUF, TM_TXN_SNDBUF);
 	/* netlink refuses a sendmsg() larger than the send buffer - 32. */
@@ -183,9 +206,21 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 		goto out;
 	}
 	t.seq = tm_nl_seq(ops->n);
-	for (i = 0; i < ops->n; i++) {
+	for (i = 0;; i++) {
 		struct nlmsghdr *nlh;
 
+		if (i == (size_t)avail) {
+			if (!ops->wait)
+				break;
+			/* The kernel works on these while the next are made. */
+			if (used)
+				tm_txn_send(&t, buf, used);
+			used = 0;
+			msgs = 0;
+			avail = ops->wait(ops->ctx, i);
+			if (avail <= 0)
+				break;
+		}
 		if (chunk - used < TM_TXN_MSG_MAX || msgs == max_msgs) {
 			tm_txn_send(&t, buf, used);
 			used = 0;
@@ -197,27 +232,31 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 		used += MNL_ALIGN(nlh->nlmsg_len);
 		msgs++;
 	}
-	tm_txn_send(&t, buf, used);
+	if (used)
+		tm_txn_send(&t, buf, used);
 
-	if (t.errors || t.lost) {
-		if (t.errors > TM_TXN_ERRORS_SHOWN)
+	if (avail < 0 || t.errors || t.lost) {
+		/* Bad input: its errors are reported, the kernel's would race. */
+		if (avail >= 0)
+			tm_txn_report(&t);
+		if (avail >= 0 && t.errors > TM_TXN_ERRORS_SHOWN)
 			fprintf(stderr,
 				"%s: error: too many errors (%zu in all)\n",
 				what, t.errors);
-		if (t.lost)
+		if (avail >= 0 && t.lost)
 			fprintf(stderr,
 				"%s: error: more errors were lost (receive buffer full)\n",
 				what);
 		snprintf(op, sizeof(op), "%s: abort transaction", what);
 		tm_txn_cmd(TM_CMD_TXN_ABORT, &id, op);
-		ret = TMCTL_EKERNEL;
+		ret = avail < 0 ? TMCTL_EPARSE : TMCTL_EKERNEL;
 		goto out;
 	}
 	snprintf(op, sizeof(op), "%s: commit", what);
 	ret = tm_txn_cmd(TM_CMD_TXN_COMMIT, &id, op);
 	if (!ret && tmctl.verbose)
 		fprintf(stderr, "%s: %zu requests committed (transaction %u)\n",
-			what, ops->n, id);
+			what, i, id);
 out:
 	free(buf);
 	free(t.scratch);
