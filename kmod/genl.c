@@ -3,7 +3,8 @@
  * The "tuplemerge" generic netlink family: per-command attribute policies,
  * the ops table, the namespace and table commands, and change events.
  * Handlers only parse and reply; the objects themselves are managed by their
- * own files (table.c, rule.c, txn.c); the rule commands are in rule_nl.c.
+ * own files (table.c, rule.c, txn.c, sid.c); the rule commands are in
+ * rule_nl.c, the SID commands in sid_nl.c.
  * include/uapi/linux/tuplemerge.h documents every command and attribute.
  */
 #include <linux/percpu.h>
@@ -366,6 +367,22 @@ static int tm_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
+static struct netlink_range_validation tm_sid_threshold_range = {
+	.min = 1, .max = U32_MAX,
+};
+
+static const struct nla_policy tm_sid_new_policy[TM_A_MAX + 1] = {
+	[TM_A_SID_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_SID_POLICY] = NLA_POLICY_RANGE(NLA_U8, TM_SID_POLICY_ALWAYS,
+					     TM_SID_POLICY_MAX),
+	[TM_A_SID_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &tm_sid_threshold_range),
+};
+
+static const struct nla_policy tm_sid_policy[TM_A_MAX + 1] = {
+	[TM_A_SID_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+};
+
 static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_STATS_GET,
@@ -457,6 +474,34 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_txn_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_SID_NEW,
+		.doit = tm_nl_sid_new,
+		.policy = tm_sid_new_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_SID_SET,
+		.doit = tm_nl_sid_set,
+		.policy = tm_sid_new_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_SID_DEL,
+		.doit = tm_nl_sid_del,
+		.policy = tm_sid_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_SID_GET,
+		.doit = tm_nl_sid_get,
+		.dumpit = tm_nl_sid_dump,
+		.policy = tm_sid_policy,
+		.maxattr = TM_A_MAX,
 	},
 };
 

@@ -30,6 +30,7 @@ static int __net_init tm_net_init(struct net *net)
 	tn->next_txn = 0;
 	tn->next_handle = 1;
 	tn->generation = 0;
+	tm_sids_init(&tn->sids);
 	return 0;
 }
 
@@ -38,6 +39,7 @@ static void __net_exit tm_net_exit(struct net *net)
 	struct tm_net *tn = tm_net(net);
 
 	mutex_lock(&tn->lock);
+	tm_sids_flush(net, tn);
 #ifndef TM_FAULT_LEAK_NETNS
 	tm_table_flush(net, tn);
 #else

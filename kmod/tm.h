@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Declarations shared by the files of tuplemerge.ko.  Each subsystem
- * (netns.c, table.c, rule.c, txn.c, hook.c, genl.c, rule_nl.c) exports its
+ * (netns.c, table.c, rule.c, txn.c, hook.c, genl.c, rule_nl.c, sid.c,
+ * accept.c, sid_nl.c) exports its
  * init/exit pair and the few calls the others need; main.c only calls the
  * init functions in order.
  *
@@ -13,6 +14,8 @@
  *       rules: the writer's view of the same rules (struct tm_ruleset)
  *     txns: open transactions (struct tm_txn), each holding a private copy
  *       (struct tm_shadow) of every table it changed
+ *     sids: connection-acceptance SIDs (struct tm_sid) and the connections
+ *       they accepted (struct tm_sflow), with their IPv6 LOCAL_IN hook
  *
  * A rule is a struct tm_krule (id, action, counters, comment, cookie) plus
  * one classifier rule per address family it covers, whose opaque action is
@@ -26,6 +29,7 @@
 #ifndef _TM_H
 #define _TM_H
 
+#include <linux/in6.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/netfilter.h>
@@ -33,7 +37,9 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
+#include <linux/spinlock.h>
 #include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/genetlink.h>
 #include <uapi/linux/tuplemerge.h>
@@ -134,6 +140,77 @@ struct tm_ruleset {
  * @ntxns: entries in @txns
  * @next_txn: id of the next transaction
  */
+/* Counters of a connection-acceptance SID (TM_A_SID_ACCEPTED...). */
+enum tm_sidc {
+	TM_SIDC_ACCEPTED,
+	TM_SIDC_PASSED,
+	TM_SIDC_FORCED,
+	TM_SIDC_STEERED,
+	TM_SIDC_UNKNOWN,
+	TM_SIDC_MALFORMED,
+	TM_SIDC_MAX
+};
+
+struct tm_sid_stats {
+	u64_stats_t c[TM_SIDC_MAX];
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct tm_sid - a connection-acceptance SID bound to the module (sid.c)
+ * @node: in tm_sids.hash (RCU; writers hold tm_net.lock)
+ * @rcu: deferred free
+ * @addr: the SID
+ * @policy: enum tm_sid_policy
+ * @threshold: for TM_SID_POLICY_CONNS and _BACKLOG
+ * @conns: connections it accepted that have not closed
+ * @stats: per-CPU counters
+ */
+struct tm_sid {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	struct in6_addr addr;
+	u8 policy;
+	u32 threshold;
+	atomic_t conns;
+	struct tm_sid_stats __percpu *stats;
+};
+
+/**
+ * struct tm_sflow - a connection this server accepted (sid.c)
+ * @node: in tm_sids.flows (RCU; writers hold tm_sids.flock)
+ * @rcu: deferred free
+ * @client, @vip, @cport, @vport: the connection, as the client sees it
+ * @sid: the SID that accepted it
+ * @last: jiffies of its last packet
+ * @closing: bit 0 set once a FIN or RST went by (it no longer counts)
+ */
+struct tm_sflow {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	struct in6_addr client, vip;
+	__be16 cport, vport;
+	struct tm_sid *sid;
+	unsigned long last;
+	unsigned long closing;
+};
+
+#define TM_SID_BUCKETS		64
+#define TM_SFLOW_BUCKETS	4096
+
+/* The server side of SRv6 load balancing in a namespace (sid.c). */
+struct tm_sids {
+	struct hlist_head hash[TM_SID_BUCKETS];
+	u32 n;
+	bool hooked;
+	struct nf_hook_ops ops;
+	spinlock_t flock;		/* the flows */
+	struct hlist_head __rcu *flows;	/* TM_SFLOW_BUCKETS, with the hook */
+	u32 nflows;
+	u32 seed;
+	struct delayed_work gc;
+};
+
 struct tm_net {
 	struct mutex lock;	/* protects every field below */
 	struct list_head tables;
@@ -143,6 +220,7 @@ struct tm_net {
 	struct list_head txns;
 	u32 ntxns;
 	u32 next_txn;
+	struct tm_sids sids;
 };
 
 /* What userspace asks of a new table (TM_CMD_TABLE_NEW). */
@@ -311,6 +389,42 @@ void tm_txn_flush(struct tm_net *tn);
 /* hook.c */
 int tm_hook_register(struct net *net, struct tm_table *t);
 void tm_hook_unregister(struct net *net, struct tm_table *t);
+
+/* sid.c: connection-acceptance SIDs and the connections they accepted */
+struct tm_sid_cfg {
+	struct in6_addr addr;
+	u8 policy;
+	u32 threshold;
+};
+
+void tm_sids_init(struct tm_sids *s);
+void tm_sids_flush(struct net *net, struct tm_net *tn);
+struct tm_sid *tm_sid_find(const struct tm_sids *s, const struct in6_addr *a);
+int tm_sid_add(struct net *net, struct tm_net *tn,
+	       const struct tm_sid_cfg *cfg, bool replace,
+	       struct netlink_ext_ack *extack, struct tm_sid **out);
+void tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid);
+void tm_sid_count(struct tm_sid *sid, enum tm_sidc c);
+void tm_sid_read(const struct tm_sid *sid, u64 *c);
+struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
+			       const struct in6_addr *vip, __be16 cport,
+			       __be16 vport);
+struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
+			      const struct in6_addr *client,
+			      const struct in6_addr *vip, __be16 cport,
+			      __be16 vport);
+void tm_sflow_seen(struct tm_sflow *f, bool closing);
+
+/* accept.c: the connection-acceptance netfilter hook */
+unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state);
+
+/* sid_nl.c: the SID commands */
+int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* genl.c */
 extern struct genl_family tm_genl_family;

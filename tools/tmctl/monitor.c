@@ -2,9 +2,9 @@
 /*
  * tmctl monitor: print the events of the module's "events" multicast group
  * until interrupted, one line each.  Text lines are commands in tmctl's
- * own syntax ("rule add ...", "table del ...") followed by a comment with
- * the generation; commits are comment lines.  With -j, one JSON object per
- * line with an "event" key.
+ * own syntax ("rule add ...", "table del ...", "sid add ...") followed by
+ * a comment with the generation; commits are comment lines.  With -j, one
+ * JSON object per line with an "event" key.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,6 +21,9 @@ static const char * const tm_event_names[TM_CMD_MAX + 1] = {
 	[TM_CMD_RULE_SET] = "rule-set",
 	[TM_CMD_RULE_DEL] = "rule-del",
 	[TM_CMD_TXN_COMMIT] = "txn-commit",
+	[TM_CMD_SID_NEW] = "sid-new",
+	[TM_CMD_SID_SET] = "sid-set",
+	[TM_CMD_SID_DEL] = "sid-del",
 };
 
 /* "table add NAME ..." with the keywords table add takes. */
@@ -90,6 +93,15 @@ static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 			       mnl_attr_get_u64(tb[TM_A_NET_GENERATION]));
 		putchar('\n');
 		return;
+	case TM_CMD_SID_NEW:
+		tm_sid_text(tb, "add", false);
+		break;
+	case TM_CMD_SID_SET:
+		tm_sid_text(tb, "replace", false);
+		break;
+	case TM_CMD_SID_DEL:
+		tm_sid_text(tb, "del", false);
+		break;
 	default:
 		printf("# event %u", cmd);
 		break;
@@ -123,6 +135,11 @@ static void tm_event_json(const struct nlattr **tb, uint8_t cmd)
 				   mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
 		if (tb[TM_A_TXN_OPS])
 			tm_out_u64("ops", mnl_attr_get_u32(tb[TM_A_TXN_OPS]));
+		break;
+	case TM_CMD_SID_NEW:
+	case TM_CMD_SID_SET:
+	case TM_CMD_SID_DEL:
+		tm_sid_fields(tb, true);
 		break;
 	}
 	if (tb[TM_A_NET_GENERATION])

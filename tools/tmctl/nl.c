@@ -377,6 +377,16 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_LOOKUP_PROBES] = MNL_TYPE_U32,
 	[TM_A_TXN_ID] = MNL_TYPE_U32,
 	[TM_A_TXN_OPS] = MNL_TYPE_U32,
+	[TM_A_SID_ADDR] = MNL_TYPE_BINARY,
+	[TM_A_SID_POLICY] = MNL_TYPE_U8,
+	[TM_A_SID_THRESHOLD] = MNL_TYPE_U32,
+	[TM_A_SID_CONNS] = MNL_TYPE_U32,
+	[TM_A_SID_ACCEPTED] = MNL_TYPE_U64,
+	[TM_A_SID_PASSED] = MNL_TYPE_U64,
+	[TM_A_SID_FORCED] = MNL_TYPE_U64,
+	[TM_A_SID_STEERED] = MNL_TYPE_U64,
+	[TM_A_SID_UNKNOWN] = MNL_TYPE_U64,
+	[TM_A_SID_MALFORMED] = MNL_TYPE_U64,
 };
 
 static int tm_attr_cb(const struct nlattr *attr, void *data)
@@ -393,6 +403,9 @@ static int tm_attr_cb(const struct nlattr *attr, void *data)
 	if (tm_attr_types[type] == MNL_TYPE_BINARY &&
 	    mnl_attr_get_payload_len(attr) != 4 &&
 	    mnl_attr_get_payload_len(attr) != 16)
+		return MNL_CB_OK;
+	/* A SID is an IPv6 address. */
+	if (type == TM_A_SID_ADDR && mnl_attr_get_payload_len(attr) != 16)
 		return MNL_CB_OK;
 	tb[type] = attr;
 	return MNL_CB_OK;

@@ -364,6 +364,64 @@ bad "table name" "table add: table name 'abcdefghijklmnopqrstuvwxyz0123456' is l
 	table add abcdefghijklmnopqrstuvwxyz0123456
 bad "unknown object" "unknown object 'frob' (try: tmctl -h)" frob
 
+# sid: connection-acceptance SIDs, parsed before any netlink traffic.
+ok "sid add, conns" sid add fc00:1::100 accept policy conns 4
+ok "sid add, always" sid add fc00::1 accept policy always
+ok "sid add, abbreviated" si a fc00::1 acc pol never
+ok "sid replace, backlog" sid replace 2001:db8::1 accept policy backlog 4294967295
+ok "sid del" sid del fc00::1
+ok "sid show" sid show
+ok "sid show SID" sid show fc00::1
+ok "sid list" sid list
+ok "sid alone" sid
+ok "sid show line reads back" sid add fc00:1::100 accept policy conns 4 \
+	conns-now 1 accepted 3 passed 0 forced 0 steered 12 unknown 0 \
+	malformed 0
+
+bad "sid, bad SID" "sid add: 'fc00::zz': not an IPv6 address" \
+	sid add fc00::zz accept policy always
+bad "sid, IPv4 SID" "sid add: '10.0.0.1': a SID is an IPv6 address, not IPv4" \
+	sid add 10.0.0.1 accept policy always
+bad "sid, prefix" "sid del: 'fc00::/64': not an IPv6 address" \
+	sid del fc00::/64
+bad "sid, missing SID" "sid add: missing SID (an IPv6 address)" sid add
+bad "sid, missing action" "sid add: missing action (accept)" \
+	sid add fc00::1
+bad "sid, unknown action" "sid add: unknown action 'drop' (expected accept)" \
+	sid add fc00::1 drop policy always
+bad "sid, missing policy" "sid add: missing 'policy POLICY' (always, never, conns N or backlog N)" \
+	sid add fc00::1 accept
+bad "sid, policy without value" "sid add: 'policy' needs a value" \
+	sid add fc00::1 accept policy
+bad "sid, unknown policy" "sid add: unknown policy 'sometimes' (expected always, never, conns or backlog)" \
+	sid add fc00::1 accept policy sometimes
+bad "sid, policy abbreviated" "sid add: unknown policy 'alw' (expected always, never, conns or backlog)" \
+	sid add fc00::1 accept policy alw
+bad "sid, conns without N" "sid add: policy conns needs a number N (1..4294967295)" \
+	sid add fc00::1 accept policy conns
+bad "sid, backlog without N" "sid replace: policy backlog needs a number N (1..4294967295)" \
+	sid replace fc00::1 accept policy backlog steered 1
+bad "sid, conns 0" "sid add: bad conns threshold '0' (expected 1..4294967295)" \
+	sid add fc00::1 accept policy conns 0
+bad "sid, backlog too big" "sid add: bad backlog threshold '4294967296' (expected 1..4294967295)" \
+	sid add fc00::1 accept policy backlog 4294967296
+bad "sid, always with N" "sid add: unexpected '5': policy always takes no number" \
+	sid add fc00::1 accept policy always 5
+bad "sid, never with N" "sid replace: unexpected '0': policy never takes no number" \
+	sid replace fc00::1 accept policy never 0
+bad "sid, word after policy" "sid add: unknown keyword 'foo'" \
+	sid add fc00::1 accept policy conns 4 foo
+bad "sid, policy twice" "sid add: policy given twice" \
+	sid add fc00::1 accept policy always policy never
+bad "sid, ambiguous" "sid add: ambiguous keyword 'p' (policy, passed)" \
+	sid add fc00::1 accept p always
+bad "sid del, extra word" "sid del: unexpected 'accept'" \
+	sid del fc00::1 accept
+bad "sid show, bad SID" "sid show: 'host': not an IPv6 address" sid show host
+bad "sid show, extra word" "sid show: unexpected 'x'" sid show fc00::1 x
+bad "sid verb" "sid: unknown command 'set' (add, replace, del, show, list)" \
+	sid set fc00::1
+
 # import: the ClassBench reader's errors and the action words.
 printf '@10.0.0.0/8\t0.0.0.0/0\t0 : 65535\t80 : 80\t0x06/0xFF\n' > cb.rules
 printf '@::/0\t2001:db8::/32\t0 : 65535\t0 : 65535\t0x00/0x00\n' >> cb.rules

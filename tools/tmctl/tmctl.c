@@ -112,6 +112,14 @@ void tm_usage(FILE *f)
 		"  A trailing 'packets N bytes N' (as rule list prints) is\n"
 		"  accepted and ignored.\n"
 		"\n"
+		"SIDs (SRv6 connection acceptance, server side):\n"
+		"  sid add SID accept policy POLICY\n"
+		"  sid replace SID accept policy POLICY\n"
+		"  sid del SID\n"
+		"  sid show [SID]                     (also: sid list)\n"
+		"  SID: an IPv6 address routed with seg6local End\n"
+		"  POLICY: always | never | conns N | backlog N   (N: 1..4294967295)\n"
+		"\n"
 		"Other objects:\n"
 		"  counters reset TABLE [id N]\n"
 		"  stats\n"
@@ -123,7 +131,7 @@ void tm_usage(FILE *f)
 		"                      as one transaction\n"
 		"  -c, --check         parse only, send nothing\n"
 		"  -e, --echo          print the rule an add or replace made\n"
-		"  -s, --no-counters   rule listings without counters\n"
+		"  -s, --no-counters   rule and SID listings without counters\n"
 		"  -j, --json          print JSON\n"
 		"  -n, --netns NETNS   run in network namespace NETNS (ip netns)\n"
 		"  -v, --verbose       print summaries on stderr\n"
@@ -164,6 +172,7 @@ static const struct {
 	{ "rule", tm_do_rule },
 	{ "counters", tm_do_counters },
 	{ "stats", tm_do_stats },
+	{ "sid", tm_do_sid },
 	{ "monitor", tm_do_monitor },
 	{ "import", tm_do_import },
 };

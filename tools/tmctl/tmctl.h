@@ -3,7 +3,7 @@
  * tmctl internals: the global options, the words of a command and their
  * error messages, the token parsers and names (parse.c), the netlink
  * session (nl.c), transactions (txn.c), text and JSON output (out.c), and
- * one handler file per object (table.c, rule.c, stats.c, monitor.c,
+ * one handler file per object (table.c, rule.c, sid.c, stats.c, monitor.c,
  * batch.c, import.c).
  */
 #ifndef _TMCTL_H
@@ -331,10 +331,19 @@ void tm_rule_fields(const struct nlattr **tb, const char *table,
 /* table.c: the fields of a table reply. */
 void tm_table_print_fields(const struct nlattr **tb);
 
+/*
+ * sid.c: a SID reply as the words "sid VERB SID accept policy ...", no
+ * newline ("del": the SID only), with conns-now and the counters when
+ * @counters; or its fields with tm_out_*().
+ */
+void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters);
+void tm_sid_fields(const struct nlattr **tb, bool counters);
+
 /* Object handlers: argv starts after the object name. */
 int tm_do_table(int argc, char **argv);
 int tm_do_rule(int argc, char **argv);
 int tm_do_counters(int argc, char **argv);
+int tm_do_sid(int argc, char **argv);
 int tm_do_stats(int argc, char **argv);
 int tm_do_monitor(int argc, char **argv);
 int tm_do_import(int argc, char **argv);

@@ -128,6 +128,41 @@
  * TM_CMD_TXN_ABORT (do, admin)
  *	Drop the transaction and its changes.
  *
+ * Connection-acceptance SIDs (SRv6 load balancing, server side)
+ * --------------------------------------------------------------
+ *
+ * A SID is an IPv6 address the server routes with the stock seg6local End
+ * behaviour ("ip -6 route add SID encap seg6local action End dev DEV").
+ * Bound to the module, the SID decides, for each TCP packet whose SRH
+ * hunts through it, whether this server takes the connection: it then
+ * removes the SRH, sets the destination to the VIP (segments[0]) and
+ * delivers the packet locally; otherwise End passes it to the next
+ * candidate.  The SRH is the load balancer's: segments[0] the VIP,
+ * segments[1] the load balancer's SID, the candidates after them, so the
+ * last candidate is the one with segments left 2; it always accepts.  A
+ * SYN is judged by TM_A_SID_POLICY; another packet is taken when the
+ * connection is one this SID accepted, else passed on (or taken by the
+ * last candidate).  Binding the first SID switches the kernel's global
+ * nf_hooks_lwtunnel_enabled key on, for good: from then on every
+ * seg6local packet of every namespace goes through netfilter.
+ *
+ * TM_CMD_SID_NEW (do, admin)
+ *	Bind TM_A_SID_ADDR with TM_A_SID_POLICY and, for CONNS and BACKLOG,
+ *	TM_A_SID_THRESHOLD.  EEXIST when it is bound, ENOSPC past
+ *	TM_SID_MAX_PER_NET.  Emits TM_CMD_SID_NEW.
+ * TM_CMD_SID_SET (do, admin)
+ *	Give the bound TM_A_SID_ADDR a new policy (same attributes as NEW);
+ *	it keeps its connections and counters.  ENOENT when it is not bound.
+ *	Emits TM_CMD_SID_SET.
+ * TM_CMD_SID_DEL (do, admin)
+ *	Unbind TM_A_SID_ADDR (its connections are forgotten).  Emits
+ *	TM_CMD_SID_DEL.
+ * TM_CMD_SID_GET (do, dump)
+ *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
+ *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS
+ *	and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED,
+ *	_UNKNOWN and _MALFORMED.
+ *
  * Every change bumps the namespace's generation number (TM_A_NET_GENERATION,
  * u64, starts at 0), which is also reported with every table and event.
  *
@@ -174,6 +209,10 @@ enum tm_cmd {
 	TM_CMD_TXN_BEGIN,
 	TM_CMD_TXN_COMMIT,
 	TM_CMD_TXN_ABORT,
+	TM_CMD_SID_NEW,
+	TM_CMD_SID_DEL,
+	TM_CMD_SID_GET,
+	TM_CMD_SID_SET,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -255,6 +294,33 @@ enum tm_reject {
 	TM_REJECT_MAX = __TM_REJECT_MAX - 1
 };
 
+/*
+ * How a server's connection-acceptance SID decides on a new connection
+ * (a TCP SYN hunting through the candidates of its SRH).  The last
+ * candidate always accepts, whatever its policy.
+ */
+enum tm_sid_policy {
+	TM_SID_POLICY_UNSPEC,
+	TM_SID_POLICY_ALWAYS,	/* accept every new connection */
+	TM_SID_POLICY_NEVER,	/* accept only as the last candidate */
+	TM_SID_POLICY_CONNS,	/* accept while the connections this SID
+				 * accepted and has not seen close are fewer
+				 * than TM_A_SID_THRESHOLD (SR_c)
+				 */
+	TM_SID_POLICY_BACKLOG,	/* accept while the accept queue of the
+				 * VIP's listener holds fewer than
+				 * TM_A_SID_THRESHOLD connections
+				 */
+
+	__TM_SID_POLICY_MAX,
+	TM_SID_POLICY_MAX = __TM_SID_POLICY_MAX - 1
+};
+
+/* Connection-acceptance SIDs per namespace. */
+#define TM_SID_MAX_PER_NET	1024
+/* Connections a namespace's servers track, at most. */
+#define TM_SID_MAX_FLOWS	(1u << 20)
+
 enum tm_attr {
 	TM_A_UNSPEC,
 	TM_A_PAD,
@@ -309,6 +375,21 @@ enum tm_attr {
 	TM_A_LOOKUP_PROBES,	/* u32: hash tables the lookup probed */
 	TM_A_TXN_ID,		/* u32 */
 	TM_A_TXN_OPS,		/* u32: requests a commit applied */
+	TM_A_SID_ADDR,		/* binary: 16 bytes, the SID (an IPv6 address
+				 * routed with "encap seg6local action End")
+				 */
+	TM_A_SID_POLICY,	/* u8: enum tm_sid_policy */
+	TM_A_SID_THRESHOLD,	/* u32: for CONNS and BACKLOG, at least 1 */
+	TM_A_SID_CONNS,		/* u32: connections accepted, not closed */
+	TM_A_SID_ACCEPTED,	/* u64: new connections accepted by policy */
+	TM_A_SID_PASSED,	/* u64: new connections passed on */
+	TM_A_SID_FORCED,	/* u64: accepted as the last candidate */
+	TM_A_SID_STEERED,	/* u64: packets of known connections taken */
+	TM_A_SID_UNKNOWN,	/* u64: packets of unknown connections that
+				 * were not SYNs, passed on (or taken by the
+				 * last candidate)
+				 */
+	TM_A_SID_MALFORMED,	/* u64: packets dropped, bad SRH */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The connection-acceptance decision of a server (SRLB / 6LB): the IPv6
+ * LOCAL_IN hook that seg6_local_input() runs before the stock End
+ * behaviour of a SID bound to the module (sid.c owns the bindings and the
+ * connections they accepted).
+ *
+ * The load balancer inserted an SRH whose segments are, in order,
+ *
+ *	[0] VIP   [1] LB SID   [2] last candidate ... [n] first candidate
+ *
+ * so the candidate at hand is segments[SL] (the destination), and the
+ * last candidate is the one with segments left 2.  For a TCP packet:
+ *
+ *   - a connection this server accepted (any of its SIDs): take it;
+ *   - a SYN: take it if the SID's policy says so (always; never; fewer
+ *     connections than the threshold; an accept queue shorter than the
+ *     threshold), or if this is the last candidate, which must accept;
+ *   - anything else (a flow this server does not know, e.g. after the
+ *     load balancer restarted): pass it on, except at the last candidate.
+ *
+ * Taking a packet: the SRH goes, the destination becomes the VIP, and the
+ * packet is received again (netif_rx()) as the plain packet the client
+ * sent, so the routing, the filters and the socket lookup all see the VIP.
+ * Passing it on: NF_ACCEPT, and End decrements SL and forwards it.
+ *
+ * An SRH that is not well formed (lengths, SL out of range, more than
+ * TM_SRH_MAX_SEGS segments, a destination that is not segments[SL]) is
+ * dropped and counted.  Packets without an SRH, with an SRH of another
+ * type, not TCP, or at SL 0 or 1 are no hunt: End handles them as usual.
+ */
+#include <linux/ipv6.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/inet6_hashtables.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include <net/lwtunnel.h>
+#include <net/tcp.h>
+#include <uapi/linux/lwtunnel.h>
+#include <uapi/linux/seg6.h>
+
+#include "tm.h"
+
+/* Longest SRH judged: the VIP, the LB SID and 14 candidates. */
+#define TM_SRH_MAX_SEGS		16
+
+/* The accept queue of the VIP's listener is shorter than @threshold. */
+static bool tm_backlog_ok(struct net *net, struct sk_buff *skb,
+			  const struct in6_addr *vip, const struct tcphdr *th,
+			  u32 threshold)
+{
+	struct sock *sk;
+
+	sk = inet6_lookup_listener(net, net->ipv4.tcp_death_row.hashinfo, skb,
+				   __tcp_hdrlen(th), &ipv6_hdr(skb)->saddr,
+				   th->source, vip, ntohs(th->dest),
+				   skb->dev ? skb->dev->ifindex : 0, 0);
+	/* Nobody listens here: let a candidate that listens take it. */
+	if (!sk)
+		return false;
+	return READ_ONCE(sk->sk_ack_backlog) < threshold;
+}
+
+static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
+			 struct sk_buff *skb, const struct in6_addr *vip,
+			 const struct tcphdr *th)
+{
+	u32 threshold = READ_ONCE(sid->threshold);
+
+	switch (READ_ONCE(sid->policy)) {
+	case TM_SID_POLICY_ALWAYS:
+		return true;
+	case TM_SID_POLICY_CONNS:
+		return atomic_read(&sid->conns) < threshold;
+	case TM_SID_POLICY_BACKLOG:
+		return tm_backlog_ok(net, skb, vip, th, threshold);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Remove the SRH (@srhlen bytes right after the IPv6 header), set the
+ * destination to @vip and receive the packet again.  Consumes @skb.
+ */
+static void tm_take(struct sk_buff *skb, unsigned int srhlen,
+		    const struct in6_addr *vip)
+{
+	struct in6_addr dst = *vip;
+	struct ipv6hdr *ip6h;
+	u8 nexthdr;
+	int off = skb_network_offset(skb);
+
+	if (off > 0)
+		__skb_pull(skb, off);
+	else if (off < 0)
+		__skb_push(skb, -off);
+	if (skb_ensure_writable(skb, sizeof(*ip6h) + srhlen)) {
+		kfree_skb(skb);
+		return;
+	}
+	ip6h = ipv6_hdr(skb);
+	nexthdr = ((struct ipv6_sr_hdr *)(ip6h + 1))->nexthdr;
+	memmove((u8 *)ip6h + srhlen, ip6h, sizeof(*ip6h));
+	__skb_pull(skb, srhlen);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*ip6h));
+	skb_reset_mac_header(skb);
+	ip6h = ipv6_hdr(skb);
+	ip6h->nexthdr = nexthdr;
+	ip6h->payload_len = htons(ntohs(ip6h->payload_len) - srhlen);
+	ip6h->daddr = dst;
+	/* The sum the device computed covered other bytes: check again. */
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+	skb_dst_drop(skb);
+	nf_reset_ct(skb);
+	skb->protocol = htons(ETH_P_IPV6);
+	netif_rx(skb);
+}
+
+unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
+			    const struct nf_hook_state *state)
+{
+	struct tm_sids *s = &tm_net(state->net)->sids;
+	const struct dst_entry *dst = skb_dst(skb);
+	unsigned int hlen = sizeof(struct ipv6hdr), srhlen, nseg;
+	const struct ipv6_sr_hdr *srh;
+	const struct ipv6hdr *ip6h;
+	const struct tcphdr *th;
+	struct in6_addr vip;
+	struct tm_sflow *f;
+	struct tm_sid *sid;
+	bool last;
+	int off;
+
+	if (!dst || !dst->lwtstate ||
+	    dst->lwtstate->type != LWTUNNEL_ENCAP_SEG6_LOCAL)
+		return NF_ACCEPT;
+	ip6h = ipv6_hdr(skb);
+	sid = tm_sid_find(s, &ip6h->daddr);
+	if (!sid || ip6h->nexthdr != NEXTHDR_ROUTING)
+		return NF_ACCEPT;
+	off = skb_network_offset(skb);
+	if (!pskb_may_pull(skb, off + hlen + sizeof(*srh)))
+		goto malformed;
+	srh = (const struct ipv6_sr_hdr *)(skb_network_header(skb) + hlen);
+	if (srh->type != IPV6_SRCRT_TYPE_4)
+		return NF_ACCEPT;
+	srhlen = (srh->hdrlen + 1) << 3;
+	nseg = srh->first_segment + 1;
+	if (!pskb_may_pull(skb, off + hlen + srhlen))
+		goto malformed;
+	ip6h = ipv6_hdr(skb);
+	srh = (const struct ipv6_sr_hdr *)(skb_network_header(skb) + hlen);
+	if (srh->hdrlen < 2 * nseg || srh->segments_left > srh->first_segment ||
+	    nseg > TM_SRH_MAX_SEGS)
+		goto malformed;
+	if (srh->segments_left < 2 || srh->nexthdr != IPPROTO_TCP)
+		return NF_ACCEPT;
+	if (!ipv6_addr_equal(&srh->segments[srh->segments_left], &ip6h->daddr))
+		goto malformed;
+	if (!pskb_may_pull(skb, off + hlen + srhlen + sizeof(*th)))
+		goto malformed;
+	ip6h = ipv6_hdr(skb);
+	srh = (const struct ipv6_sr_hdr *)(skb_network_header(skb) + hlen);
+	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
+	if (th->doff < sizeof(*th) / 4)
+		goto malformed;
+	vip = srh->segments[0];
+	last = srh->segments_left == 2;
+
+	f = tm_sflow_find(s, &ip6h->saddr, &vip, th->source, th->dest);
+	if (f) {
+		tm_sflow_seen(f, th->fin || th->rst);
+		tm_sid_count(sid, TM_SIDC_STEERED);
+	} else if (th->syn && !th->ack) {
+		bool ok = tm_policy_ok(state->net, sid, skb, &vip, th);
+
+		if (!ok && !last) {
+			tm_sid_count(sid, TM_SIDC_PASSED);
+			return NF_ACCEPT;
+		}
+		tm_sid_count(sid, ok ? TM_SIDC_ACCEPTED : TM_SIDC_FORCED);
+		/* Without room to remember it, it is still this server's. */
+		tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source, th->dest);
+	} else {
+		tm_sid_count(sid, TM_SIDC_UNKNOWN);
+		if (!last)
+			return NF_ACCEPT;
+	}
+	tm_take(skb, srhlen, &vip);
+	return NF_STOLEN;
+
+malformed:
+	tm_sid_count(sid, TM_SIDC_MALFORMED);
+	return NF_DROP;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Connection-acceptance SIDs, the server side of SRv6 load balancing: the
+ * SIDs bound to the module in a namespace (struct tm_sid), the connections
+ * they accepted (struct tm_sflow), and the namespace's IPv6 LOCAL_IN hook
+ * that accept.c runs on them.  The decision itself is accept.c's.
+ *
+ * A SID is routed by the kernel's own seg6local End behaviour; with the
+ * global static key nf_hooks_lwtunnel_enabled on, seg6_local_input() runs
+ * the LOCAL_IN hooks before End, with the destination still the SID.  The
+ * first SID bound anywhere switches the key on; nothing can switch it off
+ * again (the kernel's sysctl answers EBUSY), which is why it is documented
+ * for users: every seg6local packet then traverses netfilter.
+ *
+ * SIDs: a small hash under RCU, changed under tm_net.lock.  Connections: a
+ * hash of TM_SFLOW_BUCKETS, read under RCU by the hook, changed under
+ * tm_sids.flock with BHs off (the hook adds them in softirq context).  A
+ * connection counts towards its SID's conns until a FIN or RST of the
+ * client goes by; it is forgotten TM_SFLOW_CLOSE_TIMEOUT later (so that
+ * the last ACKs still find it), or after TM_SFLOW_IDLE_TIMEOUT without a
+ * packet.  A delayed work ages them once a second while the hook is on.
+ */
+#include <linux/jhash.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+#include <net/lwtunnel.h>
+
+#include "tm.h"
+
+#define TM_SFLOW_IDLE_TIMEOUT	(60 * HZ)
+#define TM_SFLOW_CLOSE_TIMEOUT	(2 * HZ)
+
+static u32 tm_sid_hash(const struct in6_addr *a)
+{
+	return ipv6_addr_hash(a) % TM_SID_BUCKETS;
+}
+
+void tm_sids_init(struct tm_sids *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < TM_SID_BUCKETS; i++)
+		INIT_HLIST_HEAD(&s->hash[i]);
+	s->n = 0;
+	s->hooked = false;
+	s->flows = NULL;
+	s->nflows = 0;
+	spin_lock_init(&s->flock);
+}
+
+struct tm_sid *tm_sid_find(const struct tm_sids *s, const struct in6_addr *a)
+{
+	struct tm_sid *sid;
+
+	hlist_for_each_entry_rcu(sid, &s->hash[tm_sid_hash(a)], node,
+				 true /* or tm_net.lock */)
+		if (ipv6_addr_equal(&sid->addr, a))
+			return sid;
+	return NULL;
+}
+
+void tm_sid_count(struct tm_sid *sid, enum tm_sidc c)
+{
+	struct tm_sid_stats *st = this_cpu_ptr(sid->stats);
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->c[c]);
+	u64_stats_update_end(&st->syncp);
+}
+
+void tm_sid_read(const struct tm_sid *sid, u64 *c)
+{
+	unsigned int start, i;
+	int cpu;
+
+	memset(c, 0, TM_SIDC_MAX * sizeof(*c));
+	for_each_possible_cpu(cpu) {
+		const struct tm_sid_stats *st = per_cpu_ptr(sid->stats, cpu);
+		u64 v[TM_SIDC_MAX];
+
+		do {
+			start = u64_stats_fetch_begin(&st->syncp);
+			for (i = 0; i < TM_SIDC_MAX; i++)
+				v[i] = u64_stats_read(&st->c[i]);
+		} while (u64_stats_fetch_retry(&st->syncp, start));
+		for (i = 0; i < TM_SIDC_MAX; i++)
+			c[i] += v[i];
+	}
+}
+
+static u32 tm_sflow_hash(const struct tm_sids *s, const struct in6_addr *client,
+			 const struct in6_addr *vip, __be16 cport,
+			 __be16 vport)
+{
+	u32 h = jhash2((const u32 *)client->s6_addr32, 4, s->seed);
+
+	h = jhash2((const u32 *)vip->s6_addr32, 4, h);
+	return jhash_1word((__force u32)cport << 16 | (__force u32)vport, h) %
+	       TM_SFLOW_BUCKETS;
+}
+
+struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
+			       const struct in6_addr *vip, __be16 cport,
+			       __be16 vport)
+{
+	struct hlist_head *flows = rcu_dereference(s->flows);
+	struct tm_sflow *f;
+
+	if (!flows)
+		return NULL;
+	hlist_for_each_entry_rcu(f, &flows[tm_sflow_hash(s, client, vip, cport,
+							 vport)], node)
+		if (f->cport == cport && f->vport == vport &&
+		    ipv6_addr_equal(&f->client, client) &&
+		    ipv6_addr_equal(&f->vip, vip))
+			return f;
+	return NULL;
+}
+
+/* A connection @sid accepted; NULL when out of memory or room. */
+struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
+			      const struct in6_addr *client,
+			      const struct in6_addr *vip, __be16 cport,
+			      __be16 vport)
+{
+	struct hlist_head *flows;
+	struct tm_sflow *f;
+
+	f = kzalloc(sizeof(*f), GFP_ATOMIC);
+	if (!f)
+		return NULL;
+	f->client = *client;
+	f->vip = *vip;
+	f->cport = cport;
+	f->vport = vport;
+	f->sid = sid;
+	f->last = jiffies;
+	spin_lock_bh(&s->flock);
+	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
+	if (!flows || s->nflows >= TM_SID_MAX_FLOWS) {
+		spin_unlock_bh(&s->flock);
+		kfree(f);
+		return NULL;
+	}
+	hlist_add_head_rcu(&f->node,
+			   &flows[tm_sflow_hash(s, client, vip, cport, vport)]);
+	s->nflows++;
+	atomic_inc(&sid->conns);
+	spin_unlock_bh(&s->flock);
+	return f;
+}
+
+/* A packet of @f went by; a FIN or RST when @closing. */
+void tm_sflow_seen(struct tm_sflow *f, bool closing)
+{
+	unsigned long now = jiffies;
+
+	/* Not a store per packet: the line is shared by every CPU. */
+	if (READ_ONCE(f->last) != now)
+		WRITE_ONCE(f->last, now);
+	if (closing && !test_and_set_bit(0, &f->closing))
+		atomic_dec(&f->sid->conns);
+}
+
+/* Forget @f; the caller holds flock. */
+static void tm_sflow_unlink(struct tm_sids *s, struct tm_sflow *f)
+{
+	if (!test_and_set_bit(0, &f->closing))
+		atomic_dec(&f->sid->conns);
+	hlist_del_rcu(&f->node);
+	s->nflows--;
+	kfree_rcu(f, rcu);
+}
+
+/* Forget the connections of @sid (NULL: all, and those expired only). */
+static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
+{
+	unsigned long now = jiffies;
+	struct hlist_head *flows;
+	struct hlist_node *tmp;
+	struct tm_sflow *f;
+	unsigned int i;
+
+	spin_lock_bh(&s->flock);
+	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
+	for (i = 0; flows && i < TM_SFLOW_BUCKETS; i++) {
+		hlist_for_each_entry_safe(f, tmp, &flows[i], node) {
+			unsigned long idle = now - READ_ONCE(f->last);
+
+			if (sid && f->sid != sid)
+				continue;
+			if (expired &&
+			    idle < (test_bit(0, &f->closing) ?
+				    TM_SFLOW_CLOSE_TIMEOUT :
+				    TM_SFLOW_IDLE_TIMEOUT))
+				continue;
+			tm_sflow_unlink(s, f);
+		}
+	}
+	spin_unlock_bh(&s->flock);
+}
+
+static void tm_sflow_gc(struct work_struct *work)
+{
+	struct tm_sids *s = container_of(to_delayed_work(work), struct tm_sids,
+					 gc);
+
+	tm_sflow_sweep(s, NULL, true);
+	schedule_delayed_work(&s->gc, HZ);
+}
+
+/* The first SID of the namespace: the connection table and the hook. */
+static int tm_sids_hook(struct net *net, struct tm_sids *s,
+			struct netlink_ext_ack *extack)
+{
+	struct hlist_head *flows;
+	unsigned int i;
+	int err;
+
+	flows = kvmalloc_array(TM_SFLOW_BUCKETS, sizeof(*flows),
+			       GFP_KERNEL_ACCOUNT);
+	if (!flows)
+		return -ENOMEM;
+	for (i = 0; i < TM_SFLOW_BUCKETS; i++)
+		INIT_HLIST_HEAD(&flows[i]);
+	s->seed = get_random_u32();
+	rcu_assign_pointer(s->flows, flows);
+	s->ops = (struct nf_hook_ops){
+		.hook = tm_accept_hook,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN,
+		/* Before the filter chains: they see the VIP, not the SID. */
+		.priority = NF_IP6_PRI_MANGLE,
+	};
+	err = nf_register_net_hook(net, &s->ops);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 input hook");
+		RCU_INIT_POINTER(s->flows, NULL);
+		kvfree(flows);
+		return err;
+	}
+	/* Global and for good: see the comment at the top. */
+	static_branch_enable(&nf_hooks_lwtunnel_enabled);
+	INIT_DELAYED_WORK(&s->gc, tm_sflow_gc);
+	schedule_delayed_work(&s->gc, HZ);
+	s->hooked = true;
+	return 0;
+}
+
+/* The last SID went: no hook, no connections. */
+static void tm_sids_unhook(struct net *net, struct tm_sids *s)
+{
+	struct hlist_head *flows;
+
+	if (!s->hooked)
+		return;
+	nf_unregister_net_hook(net, &s->ops);
+	cancel_delayed_work_sync(&s->gc);
+	tm_sflow_sweep(s, NULL, false);
+	flows = rcu_dereference_protected(s->flows, true);
+	RCU_INIT_POINTER(s->flows, NULL);
+	synchronize_rcu();
+	kvfree(flows);
+	s->hooked = false;
+}
+
+static void tm_sid_free_rcu(struct rcu_head *head)
+{
+	struct tm_sid *sid = container_of(head, struct tm_sid, rcu);
+
+	free_percpu(sid->stats);
+	kfree(sid);
+}
+
+int tm_sid_add(struct net *net, struct tm_net *tn,
+	       const struct tm_sid_cfg *cfg, bool replace,
+	       struct netlink_ext_ack *extack, struct tm_sid **out)
+{
+	struct tm_sids *s = &tn->sids;
+	struct tm_sid *sid;
+	int err, cpu;
+
+	lockdep_assert_held(&tn->lock);
+	sid = tm_sid_find(s, &cfg->addr);
+	if (!sid && replace) {
+		NL_SET_ERR_MSG(extack, "No such SID bound in this namespace");
+		return -ENOENT;
+	}
+	if (sid) {
+		if (!replace) {
+			NL_SET_ERR_MSG(extack,
+				       "SID already bound (replace changes its policy)");
+			return -EEXIST;
+		}
+		/* The hook reads them without a lock: one or the other. */
+		WRITE_ONCE(sid->threshold, cfg->threshold);
+		WRITE_ONCE(sid->policy, cfg->policy);
+		*out = sid;
+		return 0;
+	}
+	if (s->n >= TM_SID_MAX_PER_NET) {
+		NL_SET_ERR_MSG(extack, "Too many SIDs in this namespace");
+		return -ENOSPC;
+	}
+	sid = kzalloc(sizeof(*sid), GFP_KERNEL_ACCOUNT);
+	if (!sid)
+		return -ENOMEM;
+	sid->stats = alloc_percpu_gfp(struct tm_sid_stats, GFP_KERNEL_ACCOUNT);
+	if (!sid->stats) {
+		kfree(sid);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(sid->stats, cpu)->syncp);
+	sid->addr = cfg->addr;
+	sid->policy = cfg->policy;
+	sid->threshold = cfg->threshold;
+	atomic_set(&sid->conns, 0);
+	if (!s->hooked) {
+		err = tm_sids_hook(net, s, extack);
+		if (err) {
+			tm_sid_free_rcu(&sid->rcu);
+			return err;
+		}
+	}
+	hlist_add_head_rcu(&sid->node, &s->hash[tm_sid_hash(&sid->addr)]);
+	s->n++;
+	*out = sid;
+	return 0;
+}
+
+void tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid)
+{
+	struct tm_sids *s = &tn->sids;
+
+	lockdep_assert_held(&tn->lock);
+	hlist_del_rcu(&sid->node);
+	s->n--;
+	tm_sflow_sweep(s, sid, false);
+	if (!s->n)
+		tm_sids_unhook(net, s);
+	call_rcu(&sid->rcu, tm_sid_free_rcu);
+}
+
+/* Namespace exit or module unload. */
+void tm_sids_flush(struct net *net, struct tm_net *tn)
+{
+	struct tm_sids *s = &tn->sids;
+	struct hlist_node *tmp;
+	struct tm_sid *sid;
+	unsigned int i;
+
+	for (i = 0; i < TM_SID_BUCKETS; i++)
+		hlist_for_each_entry_safe(sid, tmp, &s->hash[i], node)
+			tm_sid_del(net, tn, sid);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The SID commands of the "tuplemerge" family (TM_CMD_SID_NEW, _SET, _DEL,
+ * _GET):
+ * parsing, replies, dumps and change events.  The bindings themselves are
+ * sid.c's; include/uapi/linux/tuplemerge.h documents the commands.
+ */
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "tm.h"
+
+static const u8 tm_sidc_attr[TM_SIDC_MAX] = {
+	[TM_SIDC_ACCEPTED] = TM_A_SID_ACCEPTED,
+	[TM_SIDC_PASSED] = TM_A_SID_PASSED,
+	[TM_SIDC_FORCED] = TM_A_SID_FORCED,
+	[TM_SIDC_STEERED] = TM_A_SID_STEERED,
+	[TM_SIDC_UNKNOWN] = TM_A_SID_UNKNOWN,
+	[TM_SIDC_MALFORMED] = TM_A_SID_MALFORMED,
+};
+
+static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
+		       u32 portid, u32 seq, int flags, u8 cmd, u64 generation,
+		       bool counters)
+{
+	u64 c[TM_SIDC_MAX];
+	unsigned int i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_in6_addr(skb, TM_A_SID_ADDR, &sid->addr) ||
+	    nla_put_u8(skb, TM_A_SID_POLICY, READ_ONCE(sid->policy)) ||
+	    tm_put_generation(skb, generation))
+		goto nospace;
+	if (READ_ONCE(sid->policy) == TM_SID_POLICY_CONNS ||
+	    READ_ONCE(sid->policy) == TM_SID_POLICY_BACKLOG)
+		if (nla_put_u32(skb, TM_A_SID_THRESHOLD,
+				READ_ONCE(sid->threshold)))
+			goto nospace;
+	if (counters) {
+		if (nla_put_u32(skb, TM_A_SID_CONNS,
+				max(atomic_read(&sid->conns), 0)))
+			goto nospace;
+		tm_sid_read(sid, c);
+		for (i = 0; i < TM_SIDC_MAX; i++)
+			if (nla_put_u64_64bit(skb, tm_sidc_attr[i], c[i],
+					      TM_A_PAD))
+				goto nospace;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+
+nospace:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
+			  u64 generation)
+{
+	struct sk_buff *skb;
+
+	if (!tm_genl_listening(net))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (tm_fill_sid(skb, sid, 0, 0, 0, cmd, generation, false)) {
+		nlmsg_free(skb);
+		return;
+	}
+	tm_genl_multicast(net, skb);
+}
+
+/* The SID address of a request, with an extack when missing or bad. */
+static int tm_get_sid(struct genl_info *info, struct in6_addr *a)
+{
+	const struct nlattr *attr = info->attrs[TM_A_SID_ADDR];
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_ADDR))
+		return -EINVAL;
+	*a = nla_get_in6_addr(attr);
+	if (ipv6_addr_any(a) || ipv6_addr_is_multicast(a) ||
+	    ipv6_addr_v4mapped(a)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "A SID must be a unicast IPv6 address");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int tm_nl_sid_change(struct genl_info *info, bool replace)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct tm_sid_cfg cfg = {};
+	struct tm_sid *sid;
+	bool thr;
+	int err;
+
+	err = tm_get_sid(info, &cfg.addr);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_POLICY))
+		return -EINVAL;
+	cfg.policy = nla_get_u8(info->attrs[TM_A_SID_POLICY]);
+	thr = cfg.policy == TM_SID_POLICY_CONNS ||
+	      cfg.policy == TM_SID_POLICY_BACKLOG;
+	if (thr && GENL_REQ_ATTR_CHECK(info, TM_A_SID_THRESHOLD)) {
+		NL_SET_ERR_MSG(info->extack,
+			       "This policy needs a threshold");
+		return -EINVAL;
+	}
+	if (!thr && info->attrs[TM_A_SID_THRESHOLD]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TM_A_SID_THRESHOLD],
+				    "Only the conns and backlog policies take a threshold");
+		return -EINVAL;
+	}
+	if (thr)
+		cfg.threshold = nla_get_u32(info->attrs[TM_A_SID_THRESHOLD]);
+
+	mutex_lock(&tn->lock);
+	err = tm_sid_add(net, tn, &cfg, replace, info->extack, &sid);
+	if (!err) {
+		tn->generation++;
+		tm_sid_notify(net, sid,
+			      replace ? TM_CMD_SID_SET : TM_CMD_SID_NEW,
+			      tn->generation);
+	}
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_sid_change(info, false);
+}
+
+int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_sid_change(info, true);
+}
+
+int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct in6_addr a;
+	struct tm_sid *sid;
+	int err;
+
+	err = tm_get_sid(info, &a);
+	if (err)
+		return err;
+	mutex_lock(&tn->lock);
+	sid = tm_sid_find(&tn->sids, &a);
+	if (!sid) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
+				    "No such SID bound in this namespace");
+		err = -ENOENT;
+	} else {
+		tn->generation++;
+		tm_sid_notify(net, sid, TM_CMD_SID_DEL, tn->generation);
+		tm_sid_del(net, tn, sid);
+	}
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct sk_buff *msg;
+	struct in6_addr a;
+	struct tm_sid *sid;
+	int err;
+
+	err = tm_get_sid(info, &a);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&tn->lock);
+	sid = tm_sid_find(&tn->sids, &a);
+	if (!sid) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
+				    "No such SID bound in this namespace");
+		err = -ENOENT;
+	} else {
+		err = tm_fill_sid(msg, sid, info->snd_portid, info->snd_seq, 0,
+				  TM_CMD_SID_GET, tn->generation, true);
+	}
+	mutex_unlock(&tn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Dump every SID, resuming at bucket cb->args[0], entry cb->args[1]; the
+ * part is flagged NLM_F_DUMP_INTR when the generation moved meanwhile.
+ */
+int tm_nl_sid_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tm_net *tn = tm_net(sock_net(skb->sk));
+	unsigned long b, i;
+	struct tm_sid *sid;
+	int err = 0;
+
+	mutex_lock(&tn->lock);
+	cb->seq = (u32)tn->generation + 1;
+	for (b = cb->args[0]; b < TM_SID_BUCKETS; b++, cb->args[1] = 0) {
+		i = 0;
+		hlist_for_each_entry(sid, &tn->sids.hash[b], node) {
+			if (i++ < cb->args[1])
+				continue;
+			err = tm_fill_sid(skb, sid, NETLINK_CB(cb->skb).portid,
+					  cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					  TM_CMD_SID_GET, tn->generation, true);
+			if (err)
+				goto out;
+			nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+			cb->args[1] = i;
+		}
+		cb->args[0] = b + 1;
+	}
+out:
+	mutex_unlock(&tn->lock);
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}

@@ -1,0 +1,523 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Connection-acceptance SIDs, the server side of the SRv6 load balancer
+# (see "Connection-acceptance SIDs" in include/uapi/linux/tuplemerge.h).
+# The client's route to the VIP puts an SRH (inline) on every packet, which
+# hunts through the SIDs of s1, s2 and s3 in that order.  Each server routes
+# its SID with the stock seg6local End; the module's hook, run by seg6local
+# at LOCAL_IN before End, either takes the packet (SRH removed, destination
+# the VIP, delivered to the server's listener) or lets End pass it on to the
+# next server.  s3, the last candidate (segments left 2), always takes it.
+# The servers answer the client directly, without an SRH.
+#
+#                  +--------------------------+
+#                  | client                   |
+#                  |   veth0 fd00:c::2/64     |
+#                  +------------+-------------+
+#                               |
+#  +----------------------------+-----------------------------+
+#  | router                vc fd00:c::1/64                    |
+#  |   forwarding on; fc00:i::/64 via fd00:i::2 (i = 1, 2, 3) |
+#  |   v1 fd00:1::1/64     v2 fd00:2::1/64    v3 fd00:3::1/64 |
+#  +--------+-------------------+------------------+----------+
+#           |                   |                  |
+#  +--------+-------+  +--------+-------+  +-------+--------+
+#  | srv1 ("s1")    |  | srv2 ("s2")    |  | srv3 ("s3")    |
+#  |  veth0         |  |  veth0         |  |  veth0         |
+#  |   fd00:1::2/64 |  |   fd00:2::2/64 |  |   fd00:3::2/64 |
+#  |  SID           |  |  SID           |  |  SID           |
+#  |   fc00:1::100  |  |   fc00:2::100  |  |   fc00:3::100  |
+#  +----------------+  +----------------+  +----------------+
+#
+# Every server: lo fd00:100::1/128 (the VIP), default via fd00:i::1,
+# forwarding on, "fc00:i::100/128 encap seg6local action End dev veth0", and
+# socat listening on [fd00:100::1]:8080 that answers with its name ("s1"),
+# then echoes what it reads.
+#
+# The client: default via fd00:c::1, and fd00:100::1/128 encap seg6 mode
+# inline, whose SRH is
+#	segments[4] fc00:1::100	s1, the first destination (segments left 4)
+#	segments[3] fc00:2::100	s2
+#	segments[2] fc00:3::100	s3, the last candidate (segments left 2)
+#	segments[1] fd00:1b::1	the load balancer's SID, never reached
+#	segments[0] fd00:100::1	the VIP
+#
+# A connection from the client sends "hello" and tells which server took
+# it: "s1\nhello" is s1's answer with the data echoed.  Long-lived
+# connections stay open while the policies change, and carry data later.
+
+source "$(dirname "$0")/lib.sh"
+
+require_root
+require_cmd ip socat python3 timeout ss
+require_module
+
+VIP=fd00:100::1
+LB_SID=fd00:1b::1
+PORT=8080
+
+client='' router='' srv1='' srv2='' srv3=''
+setup_ns client router srv1 srv2 srv3 || exit "$ksft_fail"
+SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
+
+TMP=$(mktemp -d)
+LISTENERS=()
+LONG_PID=()	# the client's socat of each long-lived connection, by number
+LONG_FD=()	# this shell's end of the fifo that feeds it
+
+cleanup()
+{
+	local ns
+
+	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
+	# The socat children that served connections, and anything left.
+	for ns in "${NS_LIST[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	wait 2>/dev/null
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+# sid_of I: the SID of server I.
+sid_of()
+{
+	echo "fc00:$1::100"
+}
+
+# tm_srv I ARGS...: tmctl in the namespace of server I.
+tm_srv()
+{
+	local i=$1
+
+	shift
+	"$TMCTL" -n "${SRV[i]}" "$@"
+}
+
+# sid_counter NS SID NAME: the number after NAME ("conns-now", "accepted",
+# "passed", "forced", "steered", "unknown", "malformed") in the "sid show"
+# line of SID, nothing when there is no such line or number.
+sid_counter()
+{
+	"$TMCTL" -n "$1" sid show "$2" 2>/dev/null |
+		awk -v sid="$2" -v name="$3" '
+		{
+			seen = 0
+			for (i = 1; i < NF; i++) {
+				if ($i == sid)
+					seen = 1
+				else if (seen && $i == name &&
+					 $(i + 1) ~ /^[0-9]+$/) {
+					print $(i + 1)
+					exit
+				}
+			}
+		}'
+}
+
+# ctr I NAME: a counter of server I's SID.
+ctr()
+{
+	sid_counter "${SRV[$1]}" "$(sid_of "$1")" "$2"
+}
+
+# expect_counter I NAME WANT: one check that a counter of server I's SID
+# is WANT, polled for up to 10 s (a counter may lag its packets a little).
+expect_counter()
+{
+	local i=$1 name=$2 want=$3 end=$((SECONDS + 10)) got
+
+	while :; do
+		got=$(ctr "$i" "$name")
+		[ "$got" = "$want" ] && break
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	expect_eq "s$i $name" "$got" "$want"
+}
+
+# policies add|replace P1 P2 P3: bind (add) or rebind (replace) the SIDs of
+# s1, s2 and s3 with these policies ("always", "never", "conns 2", ...).
+policies()
+{
+	local verb=$1 i p words
+
+	shift
+	for i in 1 2 3; do
+		p=$1
+		shift
+		read -ra words <<<"$p"
+		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy "${words[@]}"
+		check_err $? "s$i: sid $verb $(sid_of "$i") accept policy $p"
+	done
+}
+
+setup()
+{
+	local i ns
+
+	# No DAD, for the link-local addresses either: a router whose
+	# link-local address is tentative sends no neighbour solicitation
+	# for the packets it forwards.
+	for ns in "$client" "$router" "${SRV[@]}"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+	done
+
+	ip link add veth0 netns "$client" type veth peer name vc netns "$router" &&
+		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
+		ip -n "$router" addr add fd00:c::1/64 dev vc nodad &&
+		ip -n "$client" link set veth0 up &&
+		ip -n "$router" link set vc up &&
+		ip netns exec "$router" sysctl -qw net.ipv6.conf.all.forwarding=1 ||
+		return 1
+
+	for i in 1 2 3; do
+		ns=${SRV[i]}
+		ip link add "v$i" netns "$router" type veth peer name veth0 netns "$ns" &&
+			ip -n "$router" addr add "fd00:$i::1/64" dev "v$i" nodad &&
+			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
+			ip -n "$router" link set "v$i" up &&
+			ip -n "$ns" link set veth0 up &&
+			ip -n "$router" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
+			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
+			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
+			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
+				encap seg6local action End dev veth0 || return 1
+	done
+
+	ip -n "$client" -6 route add default via fd00:c::1 &&
+		ip -n "$client" -6 route add "$VIP/128" encap seg6 mode inline \
+			segs "$(sid_of 1),$(sid_of 2),$(sid_of 3),$LB_SID" \
+			via fd00:c::1 dev veth0
+}
+
+# wait_ready: every address usable and every listener listening, in 20 s
+# (the first start of socat reads it from the host over 9p).
+wait_ready()
+{
+	local end=$((SECONDS + 20)) ns i
+
+	for ns in "$client" "$router" "${SRV[@]}"; do
+		while [ -n "$(ip -n "$ns" -6 addr show tentative)" ]; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+	done
+	for i in 1 2 3; do
+		until ip netns exec "${SRV[i]}" ss -Hltn "sport = :$PORT" |
+		      grep -q .; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+	done
+}
+
+start_listeners()
+{
+	local i
+
+	for i in 1 2 3; do
+		ip netns exec "${SRV[i]}" socat \
+			"TCP6-LISTEN:$PORT,bind=[$VIP],fork,reuseaddr" \
+			SYSTEM:"echo s$i; cat" 2>/dev/null &
+		LISTENERS+=($!)
+	done
+}
+
+# connect [TIMEOUT]: one connection from the client that sends "hello";
+# prints what came back (the server's name, then "hello"), fails if the
+# connection did.
+connect()
+{
+	printf 'hello\n' | ip netns exec "$client" timeout "${1:-10}" \
+		socat -t 5 - "TCP6:[$VIP]:$PORT" 2>/dev/null
+}
+
+# expect_conns N NAME: one check that N connections in a row are each
+# answered by server NAME, with their data echoed.  Gives up at the second
+# that is not (a connection that fails takes 10 s).
+expect_conns()
+{
+	local n=$1 name=$2 i out bad=0 example=
+
+	for ((i = 0; i < n && bad < 2; i++)); do
+		out=$(connect)
+		if [ "$out" != "$name"$'\n'hello ]; then
+			[ "$bad" -eq 0 ] && example=${out//$'\n'/\\n}
+			bad=$((bad + 1))
+		fi
+	done
+	[ "$bad" -eq 0 ]
+	check_err $? "$bad of the first $i of $n connections not answered by $name (one got '$example')"
+}
+
+# long_open N: open long-lived connection N: a socat in the client that
+# sends what long_echo writes into a fifo and leaves what it gets in
+# $TMP/outN.
+long_open()
+{
+	local n=$1 fd
+
+	mkfifo "$TMP/in$n" || return 1
+	: >"$TMP/out$n"
+	(
+		# Only this shell may hold the other fifos open for writing,
+		# else closing them would not end their connections.
+		for fd in "${LONG_FD[@]}"; do
+			exec {fd}>&-
+		done
+		exec ip netns exec "$client" socat -t 5 - "TCP6:[$VIP]:$PORT" \
+			<"$TMP/in$n" >"$TMP/out$n" 2>"$TMP/err$n"
+	) &
+	LONG_PID[n]=$!
+	# Read-write: opening never blocks, even if socat is gone.
+	exec {fd}<>"$TMP/in$n"
+	LONG_FD[n]=$fd
+}
+
+# long_server N: the name that answered connection N (waits up to 10 s).
+long_server()
+{
+	local end=$((SECONDS + 10)) line=
+
+	until read -r line <"$TMP/out$1"; do
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	echo "$line"
+}
+
+# long_echo N WORD: send WORD on connection N; true once it came back
+# (within 10 s).
+long_echo()
+{
+	local end=$((SECONDS + 10))
+
+	printf '%s\n' "$2" >&"${LONG_FD[$1]}" || return 1
+	until grep -qx "$2" "$TMP/out$1"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+
+# long_close N...: end connections N... as a client does (its FIN first,
+# then the server's), and wait up to 10 s for their socat to exit.
+long_close()
+{
+	local n fd end=$((SECONDS + 10))
+
+	for n in "$@"; do
+		fd=${LONG_FD[n]:-}
+		[ -n "$fd" ] || continue
+		exec {fd}>&-
+		unset "LONG_FD[n]"
+	done
+	for n in "$@"; do
+		[ -n "${LONG_PID[n]:-}" ] || continue
+		while kill -0 "${LONG_PID[n]}" 2>/dev/null; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+		wait "${LONG_PID[n]}" 2>/dev/null
+		unset "LONG_PID[n]"
+	done
+}
+
+# send_crafted: from the client, one TCP SYN to s1's SID with each SRH
+# below, all from one python3 (a raw IPv6 socket of protocol IPPROTO_RAW
+# implies IPV6_HDRINCL: the IPv6 header is ours).  The TCP checksum is
+# valid, over the final destination (segments[0], the VIP).
+#  1. segments left 7, last entry 4: beyond the segment list	malformed
+#  2. header length 248 bytes, 108 in the packet after the IPv6 header
+#								malformed
+#  3. header length 40 bytes (2 segments), last entry 4		malformed
+#  4. well formed, segments left 1: s1's SID in the load balancer's
+#     place, so no candidate: not a hunting packet.  Neither taken nor
+#     counted as malformed: left to End, which drops it (its next
+#     destination, the VIP, is local, and End never delivers locally).
+# The uapi sets no limit on the number of segments: none is tried.
+MALFORMED_SENT=3
+send_crafted()
+{
+	ip netns exec "$client" python3 - fd00:c::2 "$(sid_of 1)" "$VIP" \
+		"$LB_SID" "$(sid_of 3)" "$(sid_of 2)" "$PORT" <<'EOF'
+import socket
+import struct
+import sys
+
+
+def addr(a):
+    return socket.inet_pton(socket.AF_INET6, a)
+
+
+src, sid, vip, lb, s3, s2 = (addr(a) for a in sys.argv[1:7])
+port = int(sys.argv[7])
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def syn(sport):
+    tcp = struct.pack("!HHIIBBHHH", sport, port, 1000, 0, 5 << 4, 0x02,
+                      65535, 0, 0)
+    c = csum(src + vip + struct.pack("!IxxxB", len(tcp), 6) + tcp)
+    return tcp[:16] + struct.pack("!H", c) + tcp[18:]
+
+
+def packet(sport, hdrlen, left, last, segs):
+    srh = struct.pack("!BBBBBBH", 6, hdrlen, 4, left, last, 0, 0)
+    payload = srh + b"".join(segs) + syn(sport)
+    return (struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) +
+            src + sid + payload)
+
+
+segs = [vip, lb, s3, s2, sid]
+pkts = [
+    packet(40001, 10, 7, 4, segs),
+    packet(40002, 30, 4, 4, segs),
+    packet(40003, 4, 4, 4, segs),
+    packet(40004, 4, 1, 1, [vip, sid]),
+]
+s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+for p in pkts:
+    s.sendto(p, (sys.argv[2], 0))
+EOF
+}
+
+test_always()
+{
+	policies add always never never
+	if [ "$RET" -ne 0 ]; then
+		log_test "always: s1 takes every new connection"
+		log_info "no SID could be bound: nothing else can work"
+		exit "$EXIT_STATUS"
+	fi
+	expect_conns 10 s1
+	expect_counter 1 accepted 10
+	log_test "always: s1 takes every new connection"
+}
+
+test_never()
+{
+	local forced passed1 passed2
+
+	policies replace never never never
+	# A replace keeps the counters.
+	expect_counter 1 accepted 10
+	forced=$(ctr 3 forced)
+	passed1=$(ctr 1 passed)
+	passed2=$(ctr 2 passed)
+	expect_conns 10 s3
+	expect_counter 3 forced $((forced + 10))
+	expect_counter 1 passed $((passed1 + 10))
+	expect_counter 2 passed $((passed2 + 10))
+	log_test "never everywhere: the last candidate, s3, takes them"
+}
+
+test_conns()
+{
+	local n got=()
+
+	policies replace "conns 2" "conns 2" never
+	# The connections of the first test are closed: none counts.
+	expect_counter 1 conns-now 0
+	for n in 1 2 3 4 5; do
+		long_open "$n"
+		check_err $? "long-lived connection $n not started"
+		got+=("$(long_server "$n")")
+	done
+	expect_eq "servers of connections 1 to 5" "${got[*]}" "s1 s1 s2 s2 s3"
+	expect_counter 1 conns-now 2
+	expect_counter 2 conns-now 2
+	for n in 1 2 3 4 5; do
+		[ -n "${got[n - 1]}" ] || continue
+		long_echo "$n" "data$n"
+		check_err $? "connection $n: no echo of data$n"
+	done
+	long_close 1 2 3 4 5
+	check_err $? "the connections did not end within 10 s"
+	expect_counter 1 conns-now 0
+	expect_counter 2 conns-now 0
+	log_test "conns 2 (SR_c): 2 connections on s1, 2 on s2, then s3"
+}
+
+test_sticky()
+{
+	local steered
+
+	policies replace always never never
+	long_open 6
+	check_err $? "long-lived connection 6 not started"
+	expect_eq "connection 6 answered by" "$(long_server 6)" s1
+	long_echo 6 before
+	check_err $? "connection 6: no echo before the replace"
+	steered=$(ctr 1 steered)
+	tm_srv 1 sid replace "$(sid_of 1)" accept policy never
+	check_err $? "s1: sid replace to never"
+	long_echo 6 after
+	check_err $? "connection 6: no echo after s1 became never"
+	[ "$(ctr 1 steered)" -gt "${steered:-0}" ] 2>/dev/null
+	check_err $? "s1 steered did not grow from '$steered': $(ctr 1 steered)"
+	expect_conns 1 s3
+	long_close 6
+	check_err $? "connection 6 did not end within 10 s"
+	log_test "replaced by never: s1 keeps its connection, new go to s3"
+}
+
+test_malformed()
+{
+	local malformed
+
+	policies replace always never never
+	malformed=$(ctr 1 malformed)
+	send_crafted
+	check_err $? "python3 could not send the crafted packets"
+	# Sent after them: once it is answered, they have all arrived.
+	expect_conns 1 s1
+	expect_counter 1 malformed $((malformed + MALFORMED_SENT))
+	log_test "malformed SRHs dropped and counted, s1 still takes SYNs"
+}
+
+test_del()
+{
+	local i out rc
+
+	for i in 1 2 3; do
+		tm_srv "$i" sid del "$(sid_of "$i")"
+		check_err $? "s$i: sid del $(sid_of "$i")"
+	done
+	# End alone passes the SYN by s1, s2 and s3 to the load balancer's
+	# SID, which the router has no route to.
+	out=$(connect 5)
+	rc=$?
+	check_fail "$rc" "a connection succeeded with no SID bound"
+	expect_eq "answer with no SID bound" "${out//$'\n'/\\n}" ""
+	for i in 1 2 3; do
+		out=$(tm_srv "$i" sid show)
+		check_err $? "s$i: sid show"
+		expect_eq "s$i: sid show after sid del" "$out" ""
+	done
+	log_test "sid del: End alone passes connections by every server"
+}
+
+setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
+start_listeners
+wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+
+test_always
+test_never
+test_conns
+test_sticky
+test_malformed
+test_del
+
+exit "$EXIT_STATUS"

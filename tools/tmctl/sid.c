@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tmctl sid add|replace|del|show|list: the connection-acceptance SIDs of
+ * SRv6 load balancing (server side).  This file owns the words of a SID
+ * command ("SID accept policy POLICY [N]"), the names of the SID
+ * policies, the requests they make, and the printing of SID bindings in
+ * the syntax of "sid add" followed by their counters (also used by
+ * monitor).
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "tmctl.h"
+
+/* The verbs of sid, for messages. */
+#define TM_SID_VERBS	"add, replace, del, show, list"
+
+static const char * const tm_sid_policy_names[TM_SID_POLICY_MAX + 1] = {
+	[TM_SID_POLICY_ALWAYS] = "always",
+	[TM_SID_POLICY_NEVER] = "never",
+	[TM_SID_POLICY_CONNS] = "conns",
+	[TM_SID_POLICY_BACKLOG] = "backlog",
+};
+
+static const char *tm_sid_policy_name(unsigned int i)
+{
+	return tm_name(tm_sid_policy_names, ARRAY_SIZE(tm_sid_policy_names),
+		       i);
+}
+
+/* The policies that take a threshold N. */
+static bool tm_sid_policy_has_threshold(uint8_t policy)
+{
+	return policy == TM_SID_POLICY_CONNS ||
+	       policy == TM_SID_POLICY_BACKLOG;
+}
+
+/* The counters of a binding, in the order they are printed. */
+static const struct {
+	const char *name;	/* text keyword and JSON key */
+	uint16_t attr;		/* u64 */
+} tm_sid_counters[] = {
+	{ "accepted", TM_A_SID_ACCEPTED },
+	{ "passed", TM_A_SID_PASSED },
+	{ "forced", TM_A_SID_FORCED },
+	{ "steered", TM_A_SID_STEERED },
+	{ "unknown", TM_A_SID_UNKNOWN },
+	{ "malformed", TM_A_SID_MALFORMED },
+};
+
+/* The action words of a SID: one for now, the grammar stays open. */
+static const struct tm_keyword tm_sid_actions[] = {
+	{ "accept", false },
+};
+
+/*
+ * Keywords after the action: the policy, and what sid show prints after
+ * it (read and ignored, so that its lines read back), the counters in the
+ * order of tm_sid_counters.
+ */
+enum {
+	TM_S_POLICY,
+	TM_S_CONNS_NOW,
+	TM_S_COUNTER,		/* the first of tm_sid_counters */
+	TM_S_MAX = TM_S_COUNTER + ARRAY_SIZE(tm_sid_counters)
+};
+
+static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
+	[TM_S_POLICY] = { "policy", true },
+	[TM_S_CONNS_NOW] = { "conns-now", true },
+	[TM_S_COUNTER + 0] = { "accepted", true },
+	[TM_S_COUNTER + 1] = { "passed", true },
+	[TM_S_COUNTER + 2] = { "forced", true },
+	[TM_S_COUNTER + 3] = { "steered", true },
+	[TM_S_COUNTER + 4] = { "unknown", true },
+	[TM_S_COUNTER + 5] = { "malformed", true },
+};
+
+struct tm_sid_req {
+	uint8_t addr[16];
+	uint8_t policy;		/* enum tm_sid_policy */
+	uint32_t threshold;	/* CONNS and BACKLOG */
+};
+
+/* Word i is a SID: an IPv6 address. */
+static int tm_sid_parse_addr(const struct tm_words *w, int i, uint8_t *addr)
+{
+	const char *arg;
+	uint8_t v4[4];
+
+	if (i >= w->argc)
+		return tm_werror(w, i, "missing SID (an IPv6 address)");
+	arg = w->argv[i];
+	if (inet_pton(AF_INET6, arg, addr) == 1)
+		return 0;
+	if (inet_pton(AF_INET, arg, v4) == 1)
+		return tm_werror(w, i, "'%s': a SID is an IPv6 address, not IPv4",
+				 arg);
+	return tm_werror(w, i, "'%s': not an IPv6 address", arg);
+}
+
+/* POLICY [N] from word i: the words taken, or -1 (error reported). */
+static int tm_sid_parse_policy(const struct tm_words *w, int i,
+			       struct tm_sid_req *s)
+{
+	int v = i + 1;
+	bool number = v < w->argc && w->argv[v][0] >= '0' &&
+		      w->argv[v][0] <= '9';
+	const char *name;
+
+	if (tm_parse_name(w, i, "policy", tm_sid_policy_names,
+			  TM_SID_POLICY_ALWAYS, TM_SID_POLICY_MAX, &s->policy))
+		return -1;
+	name = tm_sid_policy_name(s->policy);
+	if (!tm_sid_policy_has_threshold(s->policy)) {
+		if (number) {
+			tm_werror(w, v, "unexpected '%s': policy %s takes no number",
+				  w->argv[v], name);
+			return -1;
+		}
+		return 1;
+	}
+	if (!number) {
+		tm_werror(w, v, "policy %s needs a number N (1..%u)", name,
+			  UINT32_MAX);
+		return -1;
+	}
+	if (tm_parse_u32(w, v, s->policy == TM_SID_POLICY_CONNS ?
+			 "conns threshold" : "backlog threshold",
+			 1, UINT32_MAX, &s->threshold))
+		return -1;
+	return 2;
+}
+
+/* "SID accept policy POLICY [N]" of sid add and replace. */
+static int tm_sid_parse(const struct tm_words *w, struct tm_sid_req *s)
+{
+	bool seen[TM_S_MAX] = {};
+	unsigned int a;
+	int i, k, n;
+	uint64_t u;
+
+	memset(s, 0, sizeof(*s));
+	if (tm_sid_parse_addr(w, 0, s->addr))
+		return TMCTL_EPARSE;
+	if (w->argc < 2)
+		return tm_werror(w, 1, "missing action (accept)");
+	/* The action: named in the message when there is none. */
+	for (a = 0; a < ARRAY_SIZE(tm_sid_actions); a++)
+		if (tm_matches(w->argv[1], tm_sid_actions[a].name))
+			break;
+	if (a == ARRAY_SIZE(tm_sid_actions))
+		return tm_werror(w, 1, "unknown action '%s' (expected accept)",
+				 w->argv[1]);
+	if (tm_keyword(w, 1, tm_sid_actions, ARRAY_SIZE(tm_sid_actions)) < 0)
+		return TMCTL_EPARSE;
+	for (i = 2; i < w->argc; i += n) {
+		k = tm_keyword(w, i, tm_sid_keywords, TM_S_MAX);
+		if (k < 0)
+			return TMCTL_EPARSE;
+		if (seen[k])
+			return tm_werror(w, i, "%s given twice",
+					 tm_sid_keywords[k].name);
+		seen[k] = true;
+		if (i + 1 >= w->argc)
+			return tm_werror(w, i, "'%s' needs a value",
+					 w->argv[i]);
+		if (k == TM_S_POLICY) {
+			n = tm_sid_parse_policy(w, i + 1, s);
+			if (n < 0)
+				return TMCTL_EPARSE;
+			n++;
+			continue;
+		}
+		/* What sid show prints: read and ignored. */
+		if (tm_parse_u64(w, i + 1, tm_sid_keywords[k].name, 0,
+				 k == TM_S_CONNS_NOW ? UINT32_MAX : UINT64_MAX,
+				 &u))
+			return TMCTL_EPARSE;
+		n = 2;
+	}
+	if (!seen[TM_S_POLICY])
+		return tm_werror(w, w->argc,
+				 "missing 'policy POLICY' (always, never, conns N or backlog N)");
+	return 0;
+}
+
+/* Printing */
+
+static const char *tm_sid_str(const struct nlattr **tb, char *buf,
+			      size_t len)
+{
+	if (!tb[TM_A_SID_ADDR] ||
+	    !inet_ntop(AF_INET6, mnl_attr_get_payload(tb[TM_A_SID_ADDR]), buf,
+		       len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters)
+{
+	char buf[INET6_ADDRSTRLEN];
+	uint8_t policy;
+	unsigned int k;
+
+	printf("sid %s %s", verb, tm_sid_str(tb, buf, sizeof(buf)));
+	if (!strcmp(verb, "del"))
+		return;
+	policy = tm_attr_u8(tb, TM_A_SID_POLICY, TM_SID_POLICY_UNSPEC);
+	printf(" accept policy %s", tm_sid_policy_name(policy));
+	if (tm_sid_policy_has_threshold(policy) && tb[TM_A_SID_THRESHOLD])
+		printf(" %u", mnl_attr_get_u32(tb[TM_A_SID_THRESHOLD]));
+	if (!counters)
+		return;
+	if (tb[TM_A_SID_CONNS])
+		printf(" conns-now %u", mnl_attr_get_u32(tb[TM_A_SID_CONNS]));
+	for (k = 0; k < ARRAY_SIZE(tm_sid_counters); k++)
+		if (tb[tm_sid_counters[k].attr])
+			printf(" %s %llu", tm_sid_counters[k].name,
+			       (unsigned long long)
+			       mnl_attr_get_u64(tb[tm_sid_counters[k].attr]));
+}
+
+void tm_sid_fields(const struct nlattr **tb, bool counters)
+{
+	char buf[INET6_ADDRSTRLEN];
+	uint8_t policy;
+	unsigned int k;
+
+	tm_out_str("sid", tm_sid_str(tb, buf, sizeof(buf)));
+	if (tb[TM_A_SID_POLICY]) {
+		policy = mnl_attr_get_u8(tb[TM_A_SID_POLICY]);
+		tm_out_str("policy", tm_sid_policy_name(policy));
+		if (tm_sid_policy_has_threshold(policy) &&
+		    tb[TM_A_SID_THRESHOLD])
+			tm_out_u64("threshold",
+				   mnl_attr_get_u32(tb[TM_A_SID_THRESHOLD]));
+	}
+	if (!counters)
+		return;
+	if (tb[TM_A_SID_CONNS])
+		tm_out_u64("conns", mnl_attr_get_u32(tb[TM_A_SID_CONNS]));
+	for (k = 0; k < ARRAY_SIZE(tm_sid_counters); k++)
+		if (tb[tm_sid_counters[k].attr])
+			tm_out_u64(tm_sid_counters[k].name,
+				   mnl_attr_get_u64(tb[tm_sid_counters[k].attr]));
+}
+
+static int tm_sid_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	bool counters = !tmctl.no_counters;
+
+	if (tm_nl_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	if (!tb[TM_A_SID_ADDR])
+		return MNL_CB_OK;
+	if (tmctl.json) {
+		tm_out_begin_object();
+		tm_sid_fields(tb, counters);
+		tm_out_end_object();
+		return MNL_CB_OK;
+	}
+	tm_sid_text(tb, "add", counters);
+	putchar('\n');
+	return MNL_CB_OK;
+}
+
+/* Commands */
+
+static int tm_sid_change(const struct tm_words *w, bool replace)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct tm_sid_req s;
+	struct nlmsghdr *nlh;
+
+	if (tm_sid_parse(w, &s))
+		return TMCTL_EPARSE;
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_nl_request(buf, replace ? TM_CMD_SID_SET : TM_CMD_SID_NEW, 0);
+	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(s.addr), s.addr);
+	mnl_attr_put_u8(nlh, TM_A_SID_POLICY, s.policy);
+	if (tm_sid_policy_has_threshold(s.policy))
+		mnl_attr_put_u32(nlh, TM_A_SID_THRESHOLD, s.threshold);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
+}
+
+static int tm_sid_add(const struct tm_words *w)
+{
+	return tm_sid_change(w, false);
+}
+
+static int tm_sid_replace(const struct tm_words *w)
+{
+	return tm_sid_change(w, true);
+}
+
+static int tm_sid_del(const struct tm_words *w)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint8_t addr[16];
+
+	if (tm_sid_parse_addr(w, 0, addr))
+		return TMCTL_EPARSE;
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_nl_request(buf, TM_CMD_SID_DEL, 0);
+	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(addr), addr);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
+}
+
+/* sid show [SID]: one object for a SID, a list of them without. */
+static int tm_sid_show(const struct tm_words *w)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint8_t addr[16];
+	int ret;
+
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	if (w->argc == 1 && tm_sid_parse_addr(w, 0, addr))
+		return TMCTL_EPARSE;
+	if (tmctl.check)
+		return TMCTL_OK;
+	if (w->argc) {
+		nlh = tm_nl_request(buf, TM_CMD_SID_GET, 0);
+		mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(addr), addr);
+		return tm_nl_talk(nlh, tm_sid_cb, NULL, w->what);
+	}
+	nlh = tm_nl_request(buf, TM_CMD_SID_GET, NLM_F_DUMP);
+	tm_out_begin_list();
+	ret = tm_nl_talk(nlh, tm_sid_cb, NULL, w->what);
+	tm_out_end_list();
+	if (!ret && tm_nl_dump_intr)
+		fprintf(stderr,
+			"tmctl: %s: SIDs changed during the listing; run again\n",
+			w->what);
+	return ret;
+}
+
+int tm_do_sid(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		const char *what;
+		int (*fn)(const struct tm_words *w);
+	} verbs[] = {
+		{ "add", "sid add", tm_sid_add },
+		{ "delete", "sid del", tm_sid_del },
+		{ "replace", "sid replace", tm_sid_replace },
+		{ "show", "sid show", tm_sid_show },
+		{ "list", "sid list", tm_sid_show },
+	};
+	struct tm_words w = { .argv = argv + 1, .argc = argc - 1 };
+	unsigned int i;
+
+	if (argc < 1) {
+		w.what = "sid show";
+		w.argc = 0;
+		return tm_sid_show(&w);
+	}
+	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
+		if (!tm_matches(argv[0], verbs[i].name))
+			continue;
+		w.what = verbs[i].what;
+		return verbs[i].fn(&w);
+	}
+	return tm_parse_error("sid: unknown command '%s' (%s)", argv[0],
+			      TM_SID_VERBS);
+}
