@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building the load balancer's Maglev table with k candidates per row (see
+ * tm_maglev.h for what the table promises).
+ *
+ * Maglev: every backend has its own permutation of the rows, row(j) =
+ * (offset + j * skip) mod size, with offset and skip drawn from its key
+ * (size prime, so every skip walks through every row).  Backends take
+ * turns, in key order, each claiming the first row of its permutation that
+ * is still free; a backend that comes or goes only shifts the claims that
+ * collide with its own, so most rows keep their backend.
+ *
+ * Weights: in each turn a backend earns its weight in credit and claims
+ * one row per `wmax` of credit, so the heaviest claims one row a turn and
+ * the others in proportion.
+ *
+ * k candidates: the table is filled one column at a time, each column a
+ * Maglev population of its own, except that a backend skips the rows that
+ * already list it in an earlier column.  So each column is balanced and
+ * consistent like a one-candidate table, and a row never lists a backend
+ * twice.  With fewer backends (of nonzero weight) than k, the columns past
+ * their number hold TM_MAGLEV_NONE.
+ */
+#include "tm_maglev.h"
+
+#define TM_MAGLEV_NONE	0xffff
+
+/* splitmix64's finaliser: well spread offsets and skips from any keys. */
+static u64 tm_mix64(u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static bool tm_is_prime(u32 n)
+{
+	u32 d;
+
+	if (n < 2)
+		return false;
+	for (d = 2; (u64)d * d <= n; d++)
+		if (n % d == 0)
+			return false;
+	return true;
+}
+
+struct tm_mg {
+	u32 idx;	/* into the caller's array */
+	u32 offset, skip, next;
+	u32 weight;
+	u64 key;
+	u64 credit;
+};
+
+static int tm_mg_cmp(const void *a, const void *b)
+{
+	const struct tm_mg *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static bool tm_row_has(const u16 *row, u32 cols, u32 idx)
+{
+	u32 c;
+
+	for (c = 0; c < cols; c++)
+		if (row[c] == idx)
+			return true;
+	return false;
+}
+
+/* One column: a Maglev population avoiding the earlier columns' picks. */
+static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
+			     u32 col, u32 size, u16 *table)
+{
+	u32 filled = 0, i;
+	bool active = true;
+
+	for (i = 0; i < m; i++) {
+		mg[i].next = 0;
+		mg[i].credit = 0;
+	}
+	/*
+	 * Ends full: a free row lists fewer than m backends, and one it does
+	 * not list would have claimed it on its way through every row.
+	 */
+	while (filled < size && active) {
+		active = false;
+		for (i = 0; i < m && filled < size; i++) {
+			struct tm_mg *g = &mg[i];
+
+			if (g->next == size)
+				continue;
+			active = true;
+			g->credit += g->weight;
+			while (g->credit >= wmax && filled < size) {
+				u16 *row = NULL;
+
+				g->credit -= wmax;
+				while (g->next < size) {
+					u64 r = (g->offset + (u64)g->next * g->skip) %
+						size;
+
+					g->next++;
+					row = table + r * k;
+					if (row[col] == TM_MAGLEV_NONE &&
+					    !tm_row_has(row, col, g->idx))
+						break;
+					row = NULL;
+				}
+				if (!row)
+					break;
+				row[col] = g->idx;
+				filled++;
+			}
+		}
+	}
+}
+
+int tm_maglev_build(const struct tm_maglev_backend *b, u32 n, u32 k, u32 size,
+		    u16 *table)
+{
+	u32 i, m = 0, wmax = 0, cols;
+	struct tm_mg *mg;
+
+	if (!n || n > TM_MAGLEV_MAX_BACKENDS || !k || k > TM_MAGLEV_MAX_K ||
+	    size < n || !tm_is_prime(size))
+		return -EINVAL;
+	mg = tm_alloc(n * sizeof(*mg));
+	if (!mg)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		if (!b[i].weight)
+			continue;
+		mg[m].idx = i;
+		mg[m].key = b[i].key;
+		mg[m].weight = b[i].weight;
+		mg[m].offset = tm_mix64(b[i].key) % size;
+		mg[m].skip = tm_mix64(b[i].key ^ 0x9e3779b97f4a7c15ULL) %
+			     (size - 1) + 1;
+		if (b[i].weight > wmax)
+			wmax = b[i].weight;
+		m++;
+	}
+	/* Key order, not configuration order: same backends, same table. */
+	tm_sort(mg, m, sizeof(*mg), tm_mg_cmp);
+	for (i = 1; i < m; i++) {
+		if (mg[i].key == mg[i - 1].key) {
+			tm_free(mg);
+			return -EINVAL;
+		}
+	}
+	if (!m) {
+		tm_free(mg);
+		return -EINVAL;
+	}
+	for (i = 0; i < size * k; i++)
+		table[i] = TM_MAGLEV_NONE;
+	cols = k < m ? k : m;
+	for (i = 0; i < cols; i++)
+		tm_maglev_column(mg, m, wmax, k, i, size, table);
+	tm_free(mg);
+	return 0;
+}
