@@ -15,7 +15,8 @@
  *   - a connection this server accepted (any of its SIDs): take it;
  *   - a SYN: take it if the SID's policy says so (always; never; fewer
  *     connections than the threshold; an accept queue shorter than the
- *     threshold), or if this is the last candidate, which must accept;
+ *     threshold; a reported load below it), or if this is the last
+ *     candidate, which must accept;
  *   - anything else (a flow this server does not know, e.g. after the
  *     load balancer restarted): pass it on, except at the last candidate.
  *
@@ -76,6 +77,8 @@ static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 		return atomic_read(&sid->conns) < threshold;
 	case TM_SID_POLICY_BACKLOG:
 		return tm_backlog_ok(net, skb, vip, th, threshold);
+	case TM_SID_POLICY_LOAD:
+		return READ_ONCE(sid->load) < threshold;
 	default:
 		return false;
 	}

@@ -383,6 +383,11 @@ static const struct nla_policy tm_sid_policy[TM_A_MAX + 1] = {
 	[TM_A_SID_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 };
 
+static const struct nla_policy tm_sid_load_policy[TM_A_MAX + 1] = {
+	[TM_A_SID_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_SID_LOAD] = { .type = NLA_U32 },
+};
+
 static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_STATS_GET,
@@ -486,6 +491,13 @@ static const struct genl_ops tm_genl_ops[] = {
 		.cmd = TM_CMD_SID_SET,
 		.doit = tm_nl_sid_set,
 		.policy = tm_sid_new_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_SID_LOAD,
+		.doit = tm_nl_sid_load,
+		.policy = tm_sid_load_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The SID commands of the "tuplemerge" family (TM_CMD_SID_NEW, _SET, _DEL,
- * _GET):
+ * The SID commands of the "tuplemerge" family (TM_CMD_SID_NEW, _SET, _LOAD,
+ * _DEL, _GET):
  * parsing, replies, dumps and change events.  The bindings themselves are
  * sid.c's; include/uapi/linux/tuplemerge.h documents the commands.
  */
@@ -36,14 +36,15 @@ static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
 	    nla_put_u8(skb, TM_A_SID_POLICY, READ_ONCE(sid->policy)) ||
 	    tm_put_generation(skb, generation))
 		goto nospace;
-	if (READ_ONCE(sid->policy) == TM_SID_POLICY_CONNS ||
-	    READ_ONCE(sid->policy) == TM_SID_POLICY_BACKLOG)
+	if (READ_ONCE(sid->policy) != TM_SID_POLICY_ALWAYS &&
+	    READ_ONCE(sid->policy) != TM_SID_POLICY_NEVER)
 		if (nla_put_u32(skb, TM_A_SID_THRESHOLD,
 				READ_ONCE(sid->threshold)))
 			goto nospace;
 	if (counters) {
 		if (nla_put_u32(skb, TM_A_SID_CONNS,
-				max(atomic_read(&sid->conns), 0)))
+				max(atomic_read(&sid->conns), 0)) ||
+		    nla_put_u32(skb, TM_A_SID_LOAD, READ_ONCE(sid->load)))
 			goto nospace;
 		tm_sid_read(sid, c);
 		for (i = 0; i < TM_SIDC_MAX; i++)
@@ -108,8 +109,8 @@ static int tm_nl_sid_change(struct genl_info *info, bool replace)
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_POLICY))
 		return -EINVAL;
 	cfg.policy = nla_get_u8(info->attrs[TM_A_SID_POLICY]);
-	thr = cfg.policy == TM_SID_POLICY_CONNS ||
-	      cfg.policy == TM_SID_POLICY_BACKLOG;
+	thr = cfg.policy != TM_SID_POLICY_ALWAYS &&
+	      cfg.policy != TM_SID_POLICY_NEVER;
 	if (thr && GENL_REQ_ATTR_CHECK(info, TM_A_SID_THRESHOLD)) {
 		NL_SET_ERR_MSG(info->extack,
 			       "This policy needs a threshold");
@@ -118,7 +119,7 @@ static int tm_nl_sid_change(struct genl_info *info, bool replace)
 	if (!thr && info->attrs[TM_A_SID_THRESHOLD]) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    info->attrs[TM_A_SID_THRESHOLD],
-				    "Only the conns and backlog policies take a threshold");
+				    "Only the conns, backlog and load policies take a threshold");
 		return -EINVAL;
 	}
 	if (thr)
@@ -144,6 +145,32 @@ int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info)
 int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 {
 	return tm_nl_sid_change(info, true);
+}
+
+int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct in6_addr a;
+	struct tm_sid *sid;
+	int err;
+
+	err = tm_get_sid(info, &a);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_LOAD))
+		return -EINVAL;
+	mutex_lock(&tn->lock);
+	sid = tm_sid_find(&tn->sids, &a);
+	if (!sid) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
+				    "No such SID bound in this namespace");
+		err = -ENOENT;
+	} else {
+		/* Read by the hook without a lock. */
+		WRITE_ONCE(sid->load, nla_get_u32(info->attrs[TM_A_SID_LOAD]));
+	}
+	mutex_unlock(&tn->lock);
+	return err;
 }
 
 int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info)

@@ -164,6 +164,7 @@ struct tm_sid_stats {
  * @policy: enum tm_sid_policy
  * @threshold: for TM_SID_POLICY_CONNS and _BACKLOG
  * @conns: connections it accepted that have not closed
+ * @load: the load the application last reported
  * @stats: per-CPU counters
  */
 struct tm_sid {
@@ -172,6 +173,7 @@ struct tm_sid {
 	struct in6_addr addr;
 	u8 policy;
 	u32 threshold;
+	u32 load;
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
 };
@@ -422,6 +424,7 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 /* sid_nl.c: the SID commands */
 int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_dump(struct sk_buff *skb, struct netlink_callback *cb);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Load and unload the module 100 times, with and without namespaces holding
-# tables at unload time, and while packets flow through tables full of rules
-# with a transaction open.  The VM runner fails the run if the kernel logs a
+# tables and SID bindings at unload time (and namespaces dying with them),
+# and while packets flow through tables full of rules with a transaction
+# open.  The VM runner fails the run if the kernel logs a
 # warning, a leaked slab object or a list corruption meanwhile.
 
 source "$(dirname "$0")/lib.sh"
@@ -61,12 +62,19 @@ test_unload_with_state()
 		setup_ns ns || { fails=$((fails + 1)); continue; }
 		"$TMCTL" -n "$ns" table add "t$i" || fails=$((fails + 1))
 		"$TMCTL" table add "init$i" || fails=$((fails + 1))
+		# SID bindings hold a hook and a connection table too.
+		"$TMCTL" -n "$ns" sid add "fc00:$i::100" accept policy always ||
+			fails=$((fails + 1))
 		reload || fails=$((fails + 1))
 		[ -z "$("$TMCTL" -n "$ns" table list)" ] || fails=$((fails + 1))
+		[ -z "$("$TMCTL" -n "$ns" sid show)" ] || fails=$((fails + 1))
+		# And a namespace that dies with a binding frees it.
+		"$TMCTL" -n "$ns" sid add "fc00:$i::200" accept policy never ||
+			fails=$((fails + 1))
 		cleanup_ns
 	done
 	expect_eq "failures" "$fails" 0
-	log_test "unload with tables in live namespaces frees them"
+	log_test "unload with tables and SIDs in live namespaces frees them"
 }
 
 # ns1 --veth-- ns2: UDP and ping floods into ns2, whose table has 2000

@@ -95,9 +95,9 @@ tm_srv()
 	"$TMCTL" -n "${SRV[i]}" "$@"
 }
 
-# sid_counter NS SID NAME: the number after NAME ("conns-now", "accepted",
-# "passed", "forced", "steered", "unknown", "malformed") in the "sid show"
-# line of SID, nothing when there is no such line or number.
+# sid_counter NS SID NAME: the number after NAME ("conns-now", "load-now",
+# "accepted", "passed", "forced", "steered", "unknown", "malformed") in the
+# "sid show" line of SID, nothing when there is no such line or number.
 sid_counter()
 {
 	"$TMCTL" -n "$1" sid show "$2" 2>/dev/null |
@@ -487,6 +487,23 @@ test_malformed()
 	log_test "malformed SRHs dropped and counted, s1 still takes SYNs"
 }
 
+# The load policy follows what the application reports (sid load).
+test_load()
+{
+	policies replace "load 50" never never
+	tm_srv 1 sid load "$(sid_of 1)" 10
+	check_err $? "s1: sid load 10"
+	expect_counter 1 load-now 10
+	expect_conns 3 s1
+	tm_srv 1 sid load "$(sid_of 1)" 80
+	check_err $? "s1: sid load 80"
+	expect_counter 1 load-now 80
+	expect_conns 3 s3
+	tm_srv 1 sid load "$(sid_of 1)" 49
+	expect_conns 1 s1
+	log_test "load 50: s1 takes connections while its reported load is below"
+}
+
 test_del()
 {
 	local i out rc
@@ -518,6 +535,7 @@ test_never
 test_conns
 test_sticky
 test_malformed
+test_load
 test_del
 
 exit "$EXIT_STATUS"

@@ -387,6 +387,7 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_SID_STEERED] = MNL_TYPE_U64,
 	[TM_A_SID_UNKNOWN] = MNL_TYPE_U64,
 	[TM_A_SID_MALFORMED] = MNL_TYPE_U64,
+	[TM_A_SID_LOAD] = MNL_TYPE_U32,
 };
 
 static int tm_attr_cb(const struct nlattr *attr, void *data)

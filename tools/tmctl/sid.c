@@ -20,6 +20,7 @@ static const char * const tm_sid_policy_names[TM_SID_POLICY_MAX + 1] = {
 	[TM_SID_POLICY_NEVER] = "never",
 	[TM_SID_POLICY_CONNS] = "conns",
 	[TM_SID_POLICY_BACKLOG] = "backlog",
+	[TM_SID_POLICY_LOAD] = "load",
 };
 
 static const char *tm_sid_policy_name(unsigned int i)
@@ -32,7 +33,8 @@ static const char *tm_sid_policy_name(unsigned int i)
 static bool tm_sid_policy_has_threshold(uint8_t policy)
 {
 	return policy == TM_SID_POLICY_CONNS ||
-	       policy == TM_SID_POLICY_BACKLOG;
+	       policy == TM_SID_POLICY_BACKLOG ||
+	       policy == TM_SID_POLICY_LOAD;
 }
 
 /* The counters of a binding, in the order they are printed. */
@@ -61,6 +63,7 @@ static const struct tm_keyword tm_sid_actions[] = {
 enum {
 	TM_S_POLICY,
 	TM_S_CONNS_NOW,
+	TM_S_LOAD_NOW,
 	TM_S_COUNTER,		/* the first of tm_sid_counters */
 	TM_S_MAX = TM_S_COUNTER + ARRAY_SIZE(tm_sid_counters)
 };
@@ -68,6 +71,7 @@ enum {
 static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_POLICY] = { "policy", true },
 	[TM_S_CONNS_NOW] = { "conns-now", true },
+	[TM_S_LOAD_NOW] = { "load-now", true },
 	[TM_S_COUNTER + 0] = { "accepted", true },
 	[TM_S_COUNTER + 1] = { "passed", true },
 	[TM_S_COUNTER + 2] = { "forced", true },
@@ -126,7 +130,9 @@ static int tm_sid_parse_policy(const struct tm_words *w, int i,
 		return -1;
 	}
 	if (tm_parse_u32(w, v, s->policy == TM_SID_POLICY_CONNS ?
-			 "conns threshold" : "backlog threshold",
+			 "conns threshold" :
+			 s->policy == TM_SID_POLICY_BACKLOG ?
+			 "backlog threshold" : "load threshold",
 			 1, UINT32_MAX, &s->threshold))
 		return -1;
 	return 2;
@@ -174,14 +180,15 @@ static int tm_sid_parse(const struct tm_words *w, struct tm_sid_req *s)
 		}
 		/* What sid show prints: read and ignored. */
 		if (tm_parse_u64(w, i + 1, tm_sid_keywords[k].name, 0,
-				 k == TM_S_CONNS_NOW ? UINT32_MAX : UINT64_MAX,
+				 k == TM_S_CONNS_NOW || k == TM_S_LOAD_NOW ?
+				 UINT32_MAX : UINT64_MAX,
 				 &u))
 			return TMCTL_EPARSE;
 		n = 2;
 	}
 	if (!seen[TM_S_POLICY])
 		return tm_werror(w, w->argc,
-				 "missing 'policy POLICY' (always, never, conns N or backlog N)");
+				 "missing 'policy POLICY' (always, never, conns N, backlog N or load N)");
 	return 0;
 }
 
@@ -214,6 +221,8 @@ void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters)
 		return;
 	if (tb[TM_A_SID_CONNS])
 		printf(" conns-now %u", mnl_attr_get_u32(tb[TM_A_SID_CONNS]));
+	if (tb[TM_A_SID_LOAD])
+		printf(" load-now %u", mnl_attr_get_u32(tb[TM_A_SID_LOAD]));
 	for (k = 0; k < ARRAY_SIZE(tm_sid_counters); k++)
 		if (tb[tm_sid_counters[k].attr])
 			printf(" %s %llu", tm_sid_counters[k].name,
@@ -240,6 +249,8 @@ void tm_sid_fields(const struct nlattr **tb, bool counters)
 		return;
 	if (tb[TM_A_SID_CONNS])
 		tm_out_u64("conns", mnl_attr_get_u32(tb[TM_A_SID_CONNS]));
+	if (tb[TM_A_SID_LOAD])
+		tm_out_u64("load", mnl_attr_get_u32(tb[TM_A_SID_LOAD]));
 	for (k = 0; k < ARRAY_SIZE(tm_sid_counters); k++)
 		if (tb[tm_sid_counters[k].attr])
 			tm_out_u64(tm_sid_counters[k].name,
@@ -294,6 +305,31 @@ static int tm_sid_add(const struct tm_words *w)
 static int tm_sid_replace(const struct tm_words *w)
 {
 	return tm_sid_change(w, true);
+}
+
+/* sid load SID N: the application's report, for the load policy. */
+static int tm_sid_load(const struct tm_words *w)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint8_t addr[16];
+	uint32_t load;
+
+	if (tm_sid_parse_addr(w, 0, addr))
+		return TMCTL_EPARSE;
+	if (w->argc < 2)
+		return tm_werror(w, 1, "missing the load N (0..%u)",
+				 UINT32_MAX);
+	if (tm_parse_u32(w, 1, "load", 0, UINT32_MAX, &load))
+		return TMCTL_EPARSE;
+	if (w->argc > 2)
+		return tm_werror(w, 2, "unexpected '%s'", w->argv[2]);
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_nl_request(buf, TM_CMD_SID_LOAD, 0);
+	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(addr), addr);
+	mnl_attr_put_u32(nlh, TM_A_SID_LOAD, load);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 
 static int tm_sid_del(const struct tm_words *w)
@@ -352,6 +388,7 @@ int tm_do_sid(int argc, char **argv)
 	} verbs[] = {
 		{ "add", "sid add", tm_sid_add },
 		{ "delete", "sid del", tm_sid_del },
+		{ "load", "sid load", tm_sid_load },
 		{ "replace", "sid replace", tm_sid_replace },
 		{ "show", "sid show", tm_sid_show },
 		{ "list", "sid list", tm_sid_show },

@@ -370,6 +370,9 @@ ok "sid add, always" sid add fc00::1 accept policy always
 ok "sid add, abbreviated" si a fc00::1 acc pol never
 ok "sid replace, backlog" sid replace 2001:db8::1 accept policy backlog 4294967295
 ok "sid del" sid del fc00::1
+ok "sid add, load" sid add fc00::1 accept policy load 50
+ok "sid load" sid load fc00::1 0
+ok "sid load, max" sid load fc00::1 4294967295
 ok "sid show" sid show
 ok "sid show SID" sid show fc00::1
 ok "sid list" sid list
@@ -389,13 +392,13 @@ bad "sid, missing action" "sid add: missing action (accept)" \
 	sid add fc00::1
 bad "sid, unknown action" "sid add: unknown action 'drop' (expected accept)" \
 	sid add fc00::1 drop policy always
-bad "sid, missing policy" "sid add: missing 'policy POLICY' (always, never, conns N or backlog N)" \
+bad "sid, missing policy" "sid add: missing 'policy POLICY' (always, never, conns N, backlog N or load N)" \
 	sid add fc00::1 accept
 bad "sid, policy without value" "sid add: 'policy' needs a value" \
 	sid add fc00::1 accept policy
-bad "sid, unknown policy" "sid add: unknown policy 'sometimes' (expected always, never, conns or backlog)" \
+bad "sid, unknown policy" "sid add: unknown policy 'sometimes' (expected always, never, conns, backlog or load)" \
 	sid add fc00::1 accept policy sometimes
-bad "sid, policy abbreviated" "sid add: unknown policy 'alw' (expected always, never, conns or backlog)" \
+bad "sid, policy abbreviated" "sid add: unknown policy 'alw' (expected always, never, conns, backlog or load)" \
 	sid add fc00::1 accept policy alw
 bad "sid, conns without N" "sid add: policy conns needs a number N (1..4294967295)" \
 	sid add fc00::1 accept policy conns
@@ -403,6 +406,14 @@ bad "sid, backlog without N" "sid replace: policy backlog needs a number N (1..4
 	sid replace fc00::1 accept policy backlog steered 1
 bad "sid, conns 0" "sid add: bad conns threshold '0' (expected 1..4294967295)" \
 	sid add fc00::1 accept policy conns 0
+bad "sid load without N" "sid load: missing the load N (0..4294967295)" \
+	sid load fc00::1
+bad "sid load too big" "sid load: bad load '4294967296' (expected 0..4294967295)" \
+	sid load fc00::1 4294967296
+bad "sid load, extra word" "sid load: unexpected 'x'" \
+	sid load fc00::1 5 x
+bad "sid, load without N" "sid add: policy load needs a number N (1..4294967295)" \
+	sid add fc00::1 accept policy load
 bad "sid, backlog too big" "sid add: bad backlog threshold '4294967296' (expected 1..4294967295)" \
 	sid add fc00::1 accept policy backlog 4294967296
 bad "sid, always with N" "sid add: unexpected '5': policy always takes no number" \

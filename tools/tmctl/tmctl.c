@@ -115,6 +115,7 @@ void tm_usage(FILE *f)
 		"SIDs (SRv6 connection acceptance, server side):\n"
 		"  sid add SID accept policy POLICY\n"
 		"  sid replace SID accept policy POLICY\n"
+		"  sid load SID N                     (the application's load)\n"
 		"  sid del SID\n"
 		"  sid show [SID]                     (also: sid list)\n"
 		"  SID: an IPv6 address routed with seg6local End\n"

@@ -147,20 +147,24 @@
  * seg6local packet of every namespace goes through netfilter.
  *
  * TM_CMD_SID_NEW (do, admin)
- *	Bind TM_A_SID_ADDR with TM_A_SID_POLICY and, for CONNS and BACKLOG,
- *	TM_A_SID_THRESHOLD.  EEXIST when it is bound, ENOSPC past
+ *	Bind TM_A_SID_ADDR with TM_A_SID_POLICY and, for CONNS, BACKLOG and
+ *	LOAD, TM_A_SID_THRESHOLD.  EEXIST when it is bound, ENOSPC past
  *	TM_SID_MAX_PER_NET.  Emits TM_CMD_SID_NEW.
  * TM_CMD_SID_SET (do, admin)
  *	Give the bound TM_A_SID_ADDR a new policy (same attributes as NEW);
  *	it keeps its connections and counters.  ENOENT when it is not bound.
  *	Emits TM_CMD_SID_SET.
+ * TM_CMD_SID_LOAD (do, admin)
+ *	The application's report of its load, TM_A_SID_LOAD (any u32 scale,
+ *	e.g. busy workers), for the LOAD policy of TM_A_SID_ADDR.  A report
+ *	is state, not configuration: no event, no new generation.
  * TM_CMD_SID_DEL (do, admin)
  *	Unbind TM_A_SID_ADDR (its connections are forgotten).  Emits
  *	TM_CMD_SID_DEL.
  * TM_CMD_SID_GET (do, dump)
  *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
- *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS
- *	and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED,
+ *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS,
+ *	TM_A_SID_LOAD and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED,
  *	_UNKNOWN and _MALFORMED.
  *
  * Every change bumps the namespace's generation number (TM_A_NET_GENERATION,
@@ -213,6 +217,7 @@ enum tm_cmd {
 	TM_CMD_SID_DEL,
 	TM_CMD_SID_GET,
 	TM_CMD_SID_SET,
+	TM_CMD_SID_LOAD,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -311,6 +316,10 @@ enum tm_sid_policy {
 				 * VIP's listener holds fewer than
 				 * TM_A_SID_THRESHOLD connections
 				 */
+	TM_SID_POLICY_LOAD,	/* accept while the load the application
+				 * last reported (TM_CMD_SID_LOAD) is below
+				 * TM_A_SID_THRESHOLD
+				 */
 
 	__TM_SID_POLICY_MAX,
 	TM_SID_POLICY_MAX = __TM_SID_POLICY_MAX - 1
@@ -379,7 +388,7 @@ enum tm_attr {
 				 * routed with "encap seg6local action End")
 				 */
 	TM_A_SID_POLICY,	/* u8: enum tm_sid_policy */
-	TM_A_SID_THRESHOLD,	/* u32: for CONNS and BACKLOG, at least 1 */
+	TM_A_SID_THRESHOLD,	/* u32: for CONNS, BACKLOG, LOAD; at least 1 */
 	TM_A_SID_CONNS,		/* u32: connections accepted, not closed */
 	TM_A_SID_ACCEPTED,	/* u64: new connections accepted by policy */
 	TM_A_SID_PASSED,	/* u64: new connections passed on */
@@ -390,6 +399,7 @@ enum tm_attr {
 				 * last candidate)
 				 */
 	TM_A_SID_MALFORMED,	/* u64: packets dropped, bad SRH */
+	TM_A_SID_LOAD,		/* u32: the load the application reported */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
