@@ -147,6 +147,18 @@ int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 	return tm_nl_sid_change(info, true);
 }
 
+/* The binding of @a, under tm_net.lock; NULL with an extack if none. */
+static struct tm_sid *tm_sid_bound(struct tm_net *tn, struct genl_info *info,
+				   const struct in6_addr *a)
+{
+	struct tm_sid *sid = tm_sid_find(&tn->sids, a);
+
+	if (!sid)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
+				    "No such SID bound in this namespace");
+	return sid;
+}
+
 int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tm_net *tn = tm_net(genl_info_net(info));
@@ -160,10 +172,8 @@ int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_LOAD))
 		return -EINVAL;
 	mutex_lock(&tn->lock);
-	sid = tm_sid_find(&tn->sids, &a);
+	sid = tm_sid_bound(tn, info, &a);
 	if (!sid) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
-				    "No such SID bound in this namespace");
 		err = -ENOENT;
 	} else {
 		/* Read by the hook without a lock. */
@@ -185,10 +195,8 @@ int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	mutex_lock(&tn->lock);
-	sid = tm_sid_find(&tn->sids, &a);
+	sid = tm_sid_bound(tn, info, &a);
 	if (!sid) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
-				    "No such SID bound in this namespace");
 		err = -ENOENT;
 	} else {
 		tn->generation++;
@@ -214,10 +222,8 @@ int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&tn->lock);
-	sid = tm_sid_find(&tn->sids, &a);
+	sid = tm_sid_bound(tn, info, &a);
 	if (!sid) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
-				    "No such SID bound in this namespace");
 		err = -ENOENT;
 	} else {
 		err = tm_fill_sid(msg, sid, info->snd_portid, info->snd_seq, 0,
