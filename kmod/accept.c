@@ -25,6 +25,14 @@
  * sent, so the routing, the filters and the socket lookup all see the VIP.
  * Passing it on: NF_ACCEPT, and End decrements SL and forwards it.
  *
+ * The SRH's tag (enum tm_srlb_tag) says where the packet comes from.  A
+ * load balancer's CONNECT or RECOVER hunt makes the server report the
+ * connection to that load balancer (segments[1]) with its replies
+ * (reply.c) until a STEER from it shows it knows; a RECOVER hunt or a
+ * STEER is never a new connection, so only a server that knows the flow
+ * (or the last candidate) takes it.  Another tag is a hunt without a load
+ * balancer to report to, e.g. an SRH the client inserted.
+ *
  * An SRH that is not well formed (lengths, SL out of range, more than
  * TM_SRH_MAX_SEGS segments, a destination that is not segments[SL]) is
  * dropped and counted.  Packets without an SRH, with an SRH of another
@@ -43,9 +51,6 @@
 #include <uapi/linux/seg6.h>
 
 #include "tm.h"
-
-/* Longest SRH judged: the VIP, the LB SID and 14 candidates. */
-#define TM_SRH_MAX_SEGS		16
 
 /* The accept queue of the VIP's listener is shorter than @threshold. */
 static bool tm_backlog_ok(struct net *net, struct sk_buff *skb,
@@ -84,40 +89,15 @@ static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 	}
 }
 
-/*
- * Remove the SRH (@srhlen bytes right after the IPv6 header), set the
- * destination to @vip and receive the packet again.  Consumes @skb.
- */
+/* Take the packet: no SRH, destination the VIP, received again. */
 static void tm_take(struct sk_buff *skb, unsigned int srhlen,
 		    const struct in6_addr *vip)
 {
-	struct in6_addr dst = *vip;
-	struct ipv6hdr *ip6h;
-	u8 nexthdr;
-	int off = skb_network_offset(skb);
-
-	if (off > 0)
-		__skb_pull(skb, off);
-	else if (off < 0)
-		__skb_push(skb, -off);
-	if (skb_ensure_writable(skb, sizeof(*ip6h) + srhlen)) {
+	if (tm_srh_pop(skb, srhlen, vip)) {
 		kfree_skb(skb);
 		return;
 	}
-	ip6h = ipv6_hdr(skb);
-	nexthdr = ((struct ipv6_sr_hdr *)(ip6h + 1))->nexthdr;
-	memmove((u8 *)ip6h + srhlen, ip6h, sizeof(*ip6h));
-	__skb_pull(skb, srhlen);
-	skb_reset_network_header(skb);
-	skb_set_transport_header(skb, sizeof(*ip6h));
 	skb_reset_mac_header(skb);
-	ip6h = ipv6_hdr(skb);
-	ip6h->nexthdr = nexthdr;
-	ip6h->payload_len = htons(ntohs(ip6h->payload_len) - srhlen);
-	ip6h->daddr = dst;
-	/* The sum the device computed covered other bytes: check again. */
-	if (skb->ip_summed == CHECKSUM_COMPLETE)
-		skb->ip_summed = CHECKSUM_NONE;
 	skb_dst_drop(skb);
 	nf_reset_ct(skb);
 	skb->protocol = htons(ETH_P_IPV6);
@@ -129,57 +109,52 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 {
 	struct tm_sids *s = &tm_net(state->net)->sids;
 	const struct dst_entry *dst = skb_dst(skb);
-	unsigned int hlen = sizeof(struct ipv6hdr), srhlen, nseg;
 	const struct ipv6_sr_hdr *srh;
 	const struct ipv6hdr *ip6h;
 	const struct tcphdr *th;
-	struct in6_addr vip;
+	struct in6_addr vip, lb;
+	unsigned int srhlen;
 	struct tm_sflow *f;
 	struct tm_sid *sid;
-	bool last;
-	int off;
+	bool last, bad;
+	u16 tag;
 
 	if (!dst || !dst->lwtstate ||
 	    dst->lwtstate->type != LWTUNNEL_ENCAP_SEG6_LOCAL)
 		return NF_ACCEPT;
 	ip6h = ipv6_hdr(skb);
 	sid = tm_sid_find(s, &ip6h->daddr);
-	if (!sid || ip6h->nexthdr != NEXTHDR_ROUTING)
+	if (!sid)
 		return NF_ACCEPT;
-	off = skb_network_offset(skb);
-	if (!pskb_may_pull(skb, off + hlen + sizeof(*srh)))
-		goto malformed;
-	srh = (const struct ipv6_sr_hdr *)(skb_network_header(skb) + hlen);
-	if (srh->type != IPV6_SRCRT_TYPE_4)
+	srh = tm_srh_get(skb, 0, &bad);
+	if (!srh) {
+		if (bad)
+			goto malformed;
 		return NF_ACCEPT;
-	srhlen = (srh->hdrlen + 1) << 3;
-	nseg = srh->first_segment + 1;
-	if (!pskb_may_pull(skb, off + hlen + srhlen))
-		goto malformed;
-	ip6h = ipv6_hdr(skb);
-	srh = (const struct ipv6_sr_hdr *)(skb_network_header(skb) + hlen);
-	if (srh->hdrlen < 2 * nseg || srh->segments_left > srh->first_segment ||
-	    nseg > TM_SRH_MAX_SEGS)
-		goto malformed;
+	}
 	if (srh->segments_left < 2 || srh->nexthdr != IPPROTO_TCP)
 		return NF_ACCEPT;
-	if (!ipv6_addr_equal(&srh->segments[srh->segments_left], &ip6h->daddr))
-		goto malformed;
-	if (!pskb_may_pull(skb, off + hlen + srhlen + sizeof(*th)))
+	srhlen = (srh->hdrlen + 1) << 3;
+	if (!pskb_may_pull(skb, skb_network_offset(skb) + sizeof(*ip6h) +
+			   srhlen + sizeof(*th)))
 		goto malformed;
 	ip6h = ipv6_hdr(skb);
-	srh = (const struct ipv6_sr_hdr *)(skb_network_header(skb) + hlen);
+	srh = (const struct ipv6_sr_hdr *)(ip6h + 1);
 	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
 	if (th->doff < sizeof(*th) / 4)
 		goto malformed;
 	vip = srh->segments[0];
+	lb = srh->segments[1];
 	last = srh->segments_left == 2;
+	tag = tm_srh_tag(srh);
 
 	f = tm_sflow_find(s, &ip6h->saddr, &vip, th->source, th->dest);
 	if (f) {
 		tm_sflow_seen(f, th->fin || th->rst);
+		tm_sflow_lb(f, tag, &lb);
 		tm_sid_count(sid, TM_SIDC_STEERED);
-	} else if (th->syn && !th->ack) {
+	} else if (th->syn && !th->ack && tag != TM_SRLB_TAG_RECOVER &&
+		   tag != TM_SRLB_TAG_STEER) {
 		bool ok = tm_policy_ok(state->net, sid, skb, &vip, th);
 
 		if (!ok && !last) {
@@ -188,7 +163,10 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 		}
 		tm_sid_count(sid, ok ? TM_SIDC_ACCEPTED : TM_SIDC_FORCED);
 		/* Without room to remember it, it is still this server's. */
-		tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source, th->dest);
+		f = tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source,
+				 th->dest);
+		if (f)
+			tm_sflow_lb(f, tag, &lb);
 	} else {
 		tm_sid_count(sid, TM_SIDC_UNKNOWN);
 		if (!last)

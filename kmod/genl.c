@@ -4,7 +4,8 @@
  * the ops table, the namespace and table commands, and change events.
  * Handlers only parse and reply; the objects themselves are managed by their
  * own files (table.c, rule.c, txn.c, sid.c); the rule commands are in
- * rule_nl.c, the SID commands in sid_nl.c.
+ * rule_nl.c, the SID commands in sid_nl.c, the load-balancer commands in
+ * lb_nl.c.
  * include/uapi/linux/tuplemerge.h documents every command and attribute.
  */
 #include <linux/percpu.h>
@@ -388,6 +389,51 @@ static const struct nla_policy tm_sid_load_policy[TM_A_MAX + 1] = {
 	[TM_A_SID_LOAD] = { .type = NLA_U32 },
 };
 
+static struct netlink_range_validation tm_lb_size_range = {
+	.min = 2, .max = TM_LB_TABLE_SIZE_MAX,
+};
+
+static struct netlink_range_validation tm_lb_flows_range = {
+	.min = 1, .max = TM_LB_MAX_FLOWS_LIMIT,
+};
+
+/* A day at most: a longer timeout is a leak, not a timeout. */
+static struct netlink_range_validation tm_lb_timeout_range = {
+	.min = 1, .max = TM_LB_TIMEOUT_MAX,
+};
+
+#define TM_POLICY_LB_NAME \
+	[TM_A_LB_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 }
+
+static const struct nla_policy tm_lb_service_new_policy[TM_A_MAX + 1] = {
+	TM_POLICY_LB_NAME,
+	[TM_A_LB_VIP] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_LB_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_LB_PROTO] = NLA_POLICY_RANGE(NLA_U8, IPPROTO_TCP, IPPROTO_TCP),
+	[TM_A_LB_PORT] = { .type = NLA_U16 },
+	[TM_A_LB_CHOICES] = NLA_POLICY_RANGE(NLA_U8, 1, TM_LB_MAX_CHOICES),
+	[TM_A_LB_TABLE_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						     &tm_lb_size_range),
+	[TM_A_LB_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						    &tm_lb_flows_range),
+	[TM_A_LB_IDLE_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &tm_lb_timeout_range),
+	[TM_A_LB_FIN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &tm_lb_timeout_range),
+	[TM_A_LB_SYN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						      &tm_lb_timeout_range),
+};
+
+static const struct nla_policy tm_lb_name_policy[TM_A_MAX + 1] = {
+	TM_POLICY_LB_NAME,
+};
+
+static const struct nla_policy tm_lb_backend_policy[TM_A_MAX + 1] = {
+	TM_POLICY_LB_NAME,
+	[TM_A_LB_BACKEND_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_LB_BACKEND_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, 65535),
+};
+
 static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_STATS_GET,
@@ -514,6 +560,54 @@ static const struct genl_ops tm_genl_ops[] = {
 		.dumpit = tm_nl_sid_dump,
 		.policy = tm_sid_policy,
 		.maxattr = TM_A_MAX,
+	},
+	{
+		.cmd = TM_CMD_LB_SERVICE_NEW,
+		.doit = tm_nl_lb_service_new,
+		.policy = tm_lb_service_new_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_LB_SERVICE_DEL,
+		.doit = tm_nl_lb_service_del,
+		.policy = tm_lb_name_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_LB_SERVICE_GET,
+		.doit = tm_nl_lb_service_get,
+		.dumpit = tm_nl_lb_service_dump,
+		.policy = tm_lb_name_policy,
+		.maxattr = TM_A_MAX,
+	},
+	{
+		.cmd = TM_CMD_LB_BACKEND_NEW,
+		.doit = tm_nl_lb_backend_new,
+		.policy = tm_lb_backend_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_LB_BACKEND_DEL,
+		.doit = tm_nl_lb_backend_del,
+		.policy = tm_lb_backend_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_LB_FLOW_GET,
+		.dumpit = tm_nl_lb_flow_dump,
+		.policy = tm_lb_name_policy,
+		.maxattr = TM_A_MAX,
+	},
+	{
+		.cmd = TM_CMD_LB_FLOW_FLUSH,
+		.doit = tm_nl_lb_flow_flush,
+		.policy = tm_lb_name_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 };
 

@@ -194,6 +194,8 @@ static unsigned int tm_nf_hook(void *priv, struct sk_buff *skb,
 		return policy;
 	case TM_ACT_COUNT:
 		return policy;
+	case TM_ACT_LB:
+		return tm_lb_packet(kr->svc, skb, state);
 	case TM_ACT_DROP:
 	default:
 		return NF_DROP;

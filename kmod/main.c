@@ -49,6 +49,7 @@ static void __exit tm_exit(void)
 	tm_txn_exit();
 	tm_netns_exit();
 	tm_rule_exit();
+	tm_lb_exit();
 	tm_table_exit();
 	pr_debug("unloaded\n");
 }

@@ -31,6 +31,7 @@ static int __net_init tm_net_init(struct net *net)
 	tn->next_handle = 1;
 	tn->generation = 0;
 	tm_sids_init(&tn->sids);
+	tm_lb_init(&tn->lb);
 	return 0;
 }
 
@@ -47,6 +48,8 @@ static void __net_exit tm_net_exit(struct net *net)
 	INIT_LIST_HEAD(&tn->tables);
 	tn->ntables = 0;
 #endif
+	/* After the tables: no rule's packet reaches a service any more. */
+	tm_lb_flush(net, tn);
 	mutex_unlock(&tn->lock);
 	WARN_ON_ONCE(!list_empty(&tn->tables) || tn->ntables);
 	mutex_destroy(&tn->lock);

@@ -54,6 +54,9 @@ static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
 	kr->action = cfg->action;
 	kr->reject = cfg->reject;
 	kr->fams = cfg->fams;
+	kr->svc = cfg->svc;
+	if (kr->svc)
+		tm_lb_svc_get(kr->svc);
 	return kr;
 }
 
@@ -62,6 +65,8 @@ static void tm_krule_free_rcu(struct rcu_head *head)
 	struct tm_krule *kr = container_of(head, struct tm_krule, rcu);
 
 	tm_cnt_put(kr->cnt);
+	if (kr->svc)
+		tm_lb_svc_put(kr->svc);
 	kfree(kr);
 }
 

@@ -124,6 +124,42 @@ static int tm_nl_ports(struct genl_info *info, int amin, int amax, u16 *lo,
 	return 0;
 }
 
+/*
+ * The service of an lb rule, under tm_net.lock: it must exist, and the rule
+ * must be IPv6 only, in a table at the prerouting hook, where the packet's
+ * destination can still change its route.
+ */
+static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
+			 struct tm_rule_cfg *cfg)
+{
+	const struct nlattr *name = info->attrs[TM_A_RULE_LB_SERVICE];
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct netlink_ext_ack *extack = info->extack;
+
+	if (!name) {
+		NL_SET_ERR_MSG(extack, "The lb action needs a service");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_LB_SERVICE);
+		return -EINVAL;
+	}
+	if (t->hook != TM_HOOK_PREROUTING) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[TM_A_RULE_ACTION],
+				    "The lb action needs a table at the prerouting hook");
+		return -EINVAL;
+	}
+	if (cfg->fams != TM_FAMS_V6) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[TM_A_RULE_ACTION],
+				    "An lb rule must be IPv6 only (family ip6 or IPv6 addresses)");
+		return -EINVAL;
+	}
+	cfg->svc = tm_lb_svc_find(tn, nla_data(name));
+	if (!cfg->svc) {
+		NL_SET_ERR_MSG_ATTR(extack, name,
+				    "No load-balancer service with this name");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* Parse a rule of table @t from the request (TM_CMD_RULE_NEW/SET). */
 static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
 			  struct tm_rule_cfg *cfg, bool replace)
@@ -247,10 +283,15 @@ static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
 		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_MARK);
 		return -EINVAL;
 	}
-	if (cfg->action == TM_ACT_LB || a[TM_A_RULE_LB_SERVICE]) {
-		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_ACTION],
-				    "The lb action is reserved: load-balancer services are not available yet");
-		return -EOPNOTSUPP;
+	if (a[TM_A_RULE_LB_SERVICE] && cfg->action != TM_ACT_LB) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_LB_SERVICE],
+				    "Service given for an action other than lb");
+		return -EINVAL;
+	}
+	if (cfg->action == TM_ACT_LB) {
+		err = tm_nl_rule_lb(info, t, cfg);
+		if (err)
+			return err;
 	}
 	if (a[TM_A_RULE_COMMENT])
 		cfg->comment = nla_data(a[TM_A_RULE_COMMENT]);
@@ -321,6 +362,8 @@ static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
 	     nla_put_u8(skb, TM_A_RULE_REJECT, kr->reject)) ||
 	    (kr->action == TM_ACT_MARK &&
 	     nla_put_u32(skb, TM_A_RULE_MARK, kr->mark)) ||
+	    (kr->svc &&
+	     nla_put_string(skb, TM_A_RULE_LB_SERVICE, kr->svc->name)) ||
 	    (kr->comment &&
 	     nla_put_string(skb, TM_A_RULE_COMMENT, kr->comment)) ||
 	    (kr->cookie &&

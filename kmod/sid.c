@@ -2,8 +2,9 @@
 /*
  * Connection-acceptance SIDs, the server side of SRv6 load balancing: the
  * SIDs bound to the module in a namespace (struct tm_sid), the connections
- * they accepted (struct tm_sflow), and the namespace's IPv6 LOCAL_IN hook
- * that accept.c runs on them.  The decision itself is accept.c's.
+ * they accepted (struct tm_sflow), and the namespace's IPv6 LOCAL_IN and
+ * LOCAL_OUT hooks.  The decision itself is accept.c's, the replies that
+ * report to the load balancer reply.c's.
  *
  * A SID is routed by the kernel's own seg6local End behaviour; with the
  * global static key nf_hooks_lwtunnel_enabled on, seg6_local_input() runs
@@ -137,6 +138,7 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 	f->vport = vport;
 	f->sid = sid;
 	f->last = jiffies;
+	spin_lock_init(&f->lock);
 	spin_lock_bh(&s->flock);
 	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
 	if (!flows || s->nflows >= TM_SID_MAX_FLOWS) {
@@ -160,14 +162,38 @@ void tm_sflow_seen(struct tm_sflow *f, bool closing)
 	/* Not a store per packet: the line is shared by every CPU. */
 	if (READ_ONCE(f->last) != now)
 		WRITE_ONCE(f->last, now);
-	if (closing && !test_and_set_bit(0, &f->closing))
+	if (closing && !test_and_set_bit(TM_SFLOW_CLOSING, &f->flags))
 		atomic_dec(&f->sid->conns);
+}
+
+/*
+ * A packet of @f came with SRH tag @tag from load balancer @lb: a hunt
+ * makes the replies report to @lb, a steer shows @lb knows the server.
+ */
+void tm_sflow_lb(struct tm_sflow *f, u16 tag, const struct in6_addr *lb)
+{
+	switch (tag) {
+	case TM_SRLB_TAG_CONNECT:
+	case TM_SRLB_TAG_RECOVER:
+		if (test_bit(TM_SFLOW_REPORT, &f->flags) &&
+		    ipv6_addr_equal(&f->lb, lb))
+			return;
+		spin_lock(&f->lock);
+		f->lb = *lb;
+		spin_unlock(&f->lock);
+		set_bit(TM_SFLOW_REPORT, &f->flags);
+		break;
+	case TM_SRLB_TAG_STEER:
+		if (test_bit(TM_SFLOW_REPORT, &f->flags))
+			clear_bit(TM_SFLOW_REPORT, &f->flags);
+		break;
+	}
 }
 
 /* Forget @f; the caller holds flock. */
 static void tm_sflow_unlink(struct tm_sids *s, struct tm_sflow *f)
 {
-	if (!test_and_set_bit(0, &f->closing))
+	if (!test_and_set_bit(TM_SFLOW_CLOSING, &f->flags))
 		atomic_dec(&f->sid->conns);
 	hlist_del_rcu(&f->node);
 	s->nflows--;
@@ -192,7 +218,7 @@ static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
 			if (sid && f->sid != sid)
 				continue;
 			if (expired &&
-			    idle < (test_bit(0, &f->closing) ?
+			    idle < (test_bit(TM_SFLOW_CLOSING, &f->flags) ?
 				    TM_SFLOW_CLOSE_TIMEOUT :
 				    TM_SFLOW_IDLE_TIMEOUT))
 				continue;
@@ -227,16 +253,23 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 		INIT_HLIST_HEAD(&flows[i]);
 	s->seed = get_random_u32();
 	rcu_assign_pointer(s->flows, flows);
-	s->ops = (struct nf_hook_ops){
+	s->ops[0] = (struct nf_hook_ops){
 		.hook = tm_accept_hook,
 		.pf = NFPROTO_IPV6,
 		.hooknum = NF_INET_LOCAL_IN,
 		/* Before the filter chains: they see the VIP, not the SID. */
 		.priority = NF_IP6_PRI_MANGLE,
 	};
-	err = nf_register_net_hook(net, &s->ops);
+	s->ops[1] = (struct nf_hook_ops){
+		.hook = tm_reply_hook,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_OUT,
+		/* After the filter chains: they see the reply to the client. */
+		.priority = NF_IP6_PRI_LAST - 1,
+	};
+	err = nf_register_net_hooks(net, s->ops, ARRAY_SIZE(s->ops));
 	if (err) {
-		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 input hook");
+		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 hooks");
 		RCU_INIT_POINTER(s->flows, NULL);
 		kvfree(flows);
 		return err;
@@ -256,7 +289,7 @@ static void tm_sids_unhook(struct net *net, struct tm_sids *s)
 
 	if (!s->hooked)
 		return;
-	nf_unregister_net_hook(net, &s->ops);
+	nf_unregister_net_hooks(net, s->ops, ARRAY_SIZE(s->ops));
 	cancel_delayed_work_sync(&s->gc);
 	tm_sflow_sweep(s, NULL, false);
 	flows = rcu_dereference_protected(s->flows, true);

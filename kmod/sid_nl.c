@@ -19,6 +19,7 @@ static const u8 tm_sidc_attr[TM_SIDC_MAX] = {
 	[TM_SIDC_STEERED] = TM_A_SID_STEERED,
 	[TM_SIDC_UNKNOWN] = TM_A_SID_UNKNOWN,
 	[TM_SIDC_MALFORMED] = TM_A_SID_MALFORMED,
+	[TM_SIDC_REPORTS] = TM_A_SID_REPORTS,
 };
 
 static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,

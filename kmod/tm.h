@@ -42,6 +42,7 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 #include <net/genetlink.h>
+#include <uapi/linux/seg6.h>
 #include <uapi/linux/tuplemerge.h>
 
 #include "core/tm_cls.h"
@@ -87,6 +88,7 @@ struct tm_cnt {
  * @mark: TM_ACT_MARK value
  * @action: enum tm_action
  * @reject: enum tm_reject
+ * @svc: TM_ACT_LB service, holding a reference
  * @fams: TM_FAMS_*
  * @txn_new: created by an open transaction, never published
  */
@@ -98,6 +100,7 @@ struct tm_krule {
 	u64 cookie;
 	u32 id;
 	u32 mark;
+	struct tm_lb_svc *svc;
 	u8 action;
 	u8 reject;
 	u8 fams;
@@ -113,6 +116,7 @@ struct tm_rule_cfg {
 	u8 reject;
 	bool reset_counters;
 	u32 mark;
+	struct tm_lb_svc *svc;	/* TM_ACT_LB, resolved under tm_net.lock */
 	u64 cookie;
 	const char *comment;	/* NULL: none */
 };
@@ -148,6 +152,7 @@ enum tm_sidc {
 	TM_SIDC_STEERED,
 	TM_SIDC_UNKNOWN,
 	TM_SIDC_MALFORMED,
+	TM_SIDC_REPORTS,
 	TM_SIDC_MAX
 };
 
@@ -185,7 +190,10 @@ struct tm_sid {
  * @client, @vip, @cport, @vport: the connection, as the client sees it
  * @sid: the SID that accepted it
  * @last: jiffies of its last packet
- * @closing: bit 0 set once a FIN or RST went by (it no longer counts)
+ * @flags: TM_SFLOW_CLOSING once a FIN or RST went by (it no longer
+ *	counts), TM_SFLOW_REPORT while the replies go through @lb
+ * @lock: guards @lb
+ * @lb: the load balancer's SID the replies report to (reply.c)
  */
 struct tm_sflow {
 	struct hlist_node node;
@@ -194,8 +202,13 @@ struct tm_sflow {
 	__be16 cport, vport;
 	struct tm_sid *sid;
 	unsigned long last;
-	unsigned long closing;
+	unsigned long flags;
+	spinlock_t lock;	/* guards @lb */
+	struct in6_addr lb;
 };
+
+#define TM_SFLOW_CLOSING	0
+#define TM_SFLOW_REPORT		1
 
 #define TM_SID_BUCKETS		64
 #define TM_SFLOW_BUCKETS	4096
@@ -205,10 +218,129 @@ struct tm_sids {
 	struct hlist_head hash[TM_SID_BUCKETS];
 	u32 n;
 	bool hooked;
-	struct nf_hook_ops ops;
+	struct nf_hook_ops ops[2];	/* accept.c, reply.c */
 	spinlock_t flock;		/* the flows */
 	struct hlist_head __rcu *flows;	/* TM_SFLOW_BUCKETS, with the hook */
 	u32 nflows;
+	u32 seed;
+	struct delayed_work gc;
+};
+
+/* Counters of a load-balancer service (TM_A_LB_HUNTS...). */
+enum tm_lbc {
+	TM_LBC_HUNTS,
+	TM_LBC_RECOVERIES,
+	TM_LBC_STEERED,
+	TM_LBC_REPORTS,
+	TM_LBC_LEARNED,
+	TM_LBC_EXPIRED,
+	TM_LBC_FULL,
+	TM_LBC_DROPPED,
+	TM_LBC_TOO_BIG,
+	TM_LBC_MALFORMED,
+	TM_LBC_MAX
+};
+
+struct tm_lb_stats {
+	u64_stats_t c[TM_LBC_MAX];
+	struct u64_stats_sync syncp;
+};
+
+/* A backend of a service, as configured. */
+struct tm_lb_backend {
+	struct in6_addr sid;
+	u32 weight;
+};
+
+/**
+ * struct tm_lb_tab - what the packet path reads of a service's backends,
+ * rebuilt and replaced whole when they change (lb.c)
+ * @rcu: deferred free
+ * @n: backends
+ * @k: candidates per row (the service's choices)
+ * @size: rows
+ * @sids: the backends' SIDs, indexed by the rows
+ * @rows: @size rows of @k indexes into @sids (TM_MAGLEV_NONE: none)
+ */
+struct tm_lb_tab {
+	struct rcu_head rcu;
+	u32 n, k, size;
+	struct in6_addr *sids;
+	u16 *rows;
+};
+
+/**
+ * struct tm_lb_svc - a load-balancer service (lb.c)
+ * @list: in tm_lb.svcs (writers, under tm_net.lock)
+ * @sid_node: in tm_lb.sid_hash by @sid (RCU)
+ * @rcu: deferred free
+ * @ref: one for the namespace, one per tm_krule naming it
+ * @name: NUL-terminated, unique in the namespace
+ * @vip, @proto, @port: what it serves (@port 0: any)
+ * @sid: the load balancer's SID, where servers report
+ * @k: choices
+ * @size: rows of its table
+ * @max_flows: flows it remembers, at most
+ * @idle, @fin, @syn: timeouts, seconds
+ * @backends, @nbackends: configuration (writers)
+ * @tab: the published table, NULL without backends
+ * @nflows: flows it remembers now
+ * @stats: per-CPU counters
+ */
+struct tm_lb_svc {
+	struct list_head list;
+	struct hlist_node sid_node;
+	struct rcu_head rcu;
+	refcount_t ref;
+	char name[TM_NAME_MAX];
+	struct in6_addr vip;
+	u8 proto;
+	__be16 port;
+	struct in6_addr sid;
+	u8 k;
+	u32 size;
+	u32 max_flows;
+	u32 idle, fin, syn;
+	struct tm_lb_backend *backends;
+	u32 nbackends;
+	struct tm_lb_tab __rcu *tab;
+	atomic_t nflows;
+	struct tm_lb_stats __percpu *stats;
+};
+
+/**
+ * struct tm_lflow - a connection the load balancer knows (lb.c)
+ * @node: in tm_lb.flows (RCU; writers hold tm_lb.flock)
+ * @rcu: deferred free
+ * @svc: its service
+ * @client, @cport, @vport: the client's side; the VIP is the service's
+ * @state: enum tm_lb_flow_state
+ * @server: the accepting server's SID, set once (before @state becomes
+ *	STEER, under tm_lb.flock)
+ * @last: jiffies of its last packet
+ */
+struct tm_lflow {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	struct tm_lb_svc *svc;
+	struct in6_addr client;
+	__be16 cport, vport;
+	u8 state;
+	struct in6_addr server;
+	unsigned long last;
+};
+
+#define TM_LFLOW_BUCKETS	BIT(16)
+
+/* The load-balancer side of SRv6 load balancing in a namespace (lb.c). */
+struct tm_lb {
+	struct list_head svcs;
+	u32 nsvcs;
+	struct hlist_head sid_hash[TM_SID_BUCKETS];
+	bool hooked;
+	struct nf_hook_ops ops;		/* the reports, lb_fwd.c */
+	spinlock_t flock;		/* the flows */
+	struct hlist_head *flows;	/* TM_LFLOW_BUCKETS, with the hook */
 	u32 seed;
 	struct delayed_work gc;
 };
@@ -223,6 +355,7 @@ struct tm_net {
 	u32 ntxns;
 	u32 next_txn;
 	struct tm_sids sids;
+	struct tm_lb lb;
 };
 
 /* What userspace asks of a new table (TM_CMD_TABLE_NEW). */
@@ -416,10 +549,88 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 			      const struct in6_addr *vip, __be16 cport,
 			      __be16 vport);
 void tm_sflow_seen(struct tm_sflow *f, bool closing);
+void tm_sflow_lb(struct tm_sflow *f, u16 tag, const struct in6_addr *lb);
+
+/* srh.c: inserting and removing SRHs */
+/* Longest SRH handled: the VIP, the LB SID and 14 candidates. */
+#define TM_SRH_MAX_SEGS		16
+int tm_srh_push(struct sk_buff *skb, const struct in6_addr *segs,
+		unsigned int n, u16 tag);
+int tm_srh_pop(struct sk_buff *skb, unsigned int srhlen,
+	       const struct in6_addr *daddr);
+const struct ipv6_sr_hdr *tm_srh_get(struct sk_buff *skb, unsigned int extra,
+				     bool *bad);
+
+/* The SRH's tag, enum tm_srlb_tag (the uapi says __u16, the wire __be16). */
+static inline u16 tm_srh_tag(const struct ipv6_sr_hdr *srh)
+{
+	return be16_to_cpu((__force __be16)srh->tag);
+}
 
 /* accept.c: the connection-acceptance netfilter hook */
 unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 			    const struct nf_hook_state *state);
+
+/* reply.c: the server's replies reporting to the load balancer */
+unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
+			   const struct nf_hook_state *state);
+
+/* lb.c: services, backends, tables and flows of the load balancer */
+struct tm_lb_cfg {
+	const char *name;
+	struct in6_addr vip, sid;
+	u8 proto, k;
+	__be16 port;
+	u32 size, max_flows, idle, fin, syn;
+};
+
+void tm_lb_init(struct tm_lb *lb);
+void tm_lb_flush(struct net *net, struct tm_net *tn);
+void tm_lb_exit(void);
+struct tm_lb_svc *tm_lb_svc_find(struct tm_net *tn, const char *name);
+struct tm_lb_svc *tm_lb_svc_by_sid(struct tm_lb *lb, const struct in6_addr *a);
+int tm_lb_svc_add(struct net *net, struct tm_net *tn,
+		  const struct tm_lb_cfg *cfg, struct netlink_ext_ack *extack,
+		  struct tm_lb_svc **out);
+int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
+		  struct netlink_ext_ack *extack);
+void tm_lb_svc_get(struct tm_lb_svc *svc);
+void tm_lb_svc_put(struct tm_lb_svc *svc);
+int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      u32 weight, struct netlink_ext_ack *extack);
+int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      struct netlink_ext_ack *extack);
+void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c);
+void tm_lb_read(const struct tm_lb_svc *svc, u64 *c);
+u32 tm_lb_flow_hash(const struct in6_addr *client, const struct in6_addr *vip,
+		    __be16 cport, __be16 vport);
+struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
+			       const struct in6_addr *client, __be16 cport,
+			       __be16 vport);
+struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
+			      const struct in6_addr *client, __be16 cport,
+			      __be16 vport, u8 state,
+			      const struct in6_addr *server);
+void tm_lflow_seen(struct tm_lflow *f);
+void tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
+		    const struct in6_addr *server);
+void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc);
+
+/* lb_fwd.c: the load balancer's packet path */
+unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
+			  const struct nf_hook_state *state);
+unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
+			       const struct nf_hook_state *state);
+
+/* lb_nl.c: the load-balancer commands */
+int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_service_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_service_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_lb_backend_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_backend_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info);
 
 /* sid_nl.c: the SID commands */
 int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info);

@@ -175,8 +175,14 @@ def test_actions():
     refused(22, "Mark value given for an action other than mark",
             "mark value on accept", "rule-new", "table-name=t",
             "rule-mark=7")
-    refused(95, "The lb action is reserved", "lb",
+    refused(22, "The lb action needs a service", "lb without service",
             "rule-new", "table-name=t", "rule-action=5")
+    refused(22, "The lb action needs a table at the prerouting hook",
+            "lb at input", "rule-new", "table-name=t", "rule-action=5",
+            "rule-lb-service=web")
+    refused(22, "Service given for an action other than lb",
+            "service on accept", "rule-new", "table-name=t",
+            "rule-lb-service=web")
     refused(22, "Counters can only be reset on a replace",
             "reset-counters on add", "rule-new", "table-name=t",
             "rule-reset-counters=")

@@ -23,8 +23,6 @@
  */
 #include "tm_maglev.h"
 
-#define TM_MAGLEV_NONE	0xffff
-
 /* splitmix64's finaliser: well spread offsets and skips from any keys. */
 static u64 tm_mix64(u64 x)
 {
@@ -35,7 +33,7 @@ static u64 tm_mix64(u64 x)
 	return x ^ (x >> 31);
 }
 
-static bool tm_is_prime(u32 n)
+bool tm_maglev_prime(u32 n)
 {
 	u32 d;
 
@@ -127,7 +125,7 @@ int tm_maglev_build(const struct tm_maglev_backend *b, u32 n, u32 k, u32 size,
 	struct tm_mg *mg;
 
 	if (!n || n > TM_MAGLEV_MAX_BACKENDS || !k || k > TM_MAGLEV_MAX_K ||
-	    size < n || !tm_is_prime(size))
+	    size < n || !tm_maglev_prime(size))
 		return -EINVAL;
 	mg = tm_alloc(n * sizeof(*mg));
 	if (!mg)

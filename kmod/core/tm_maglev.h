@@ -23,6 +23,9 @@
 /* Table sizes: primes, at least 100 entries per backend recommended. */
 #define TM_MAGLEV_SIZE_DEFAULT	65537u
 
+/* A row's columns past the number of backends (of nonzero weight). */
+#define TM_MAGLEV_NONE		0xffff
+
 struct tm_maglev_backend {
 	u64 key;	/* stable identity, e.g. a hash of the server's SID */
 	u32 weight;	/* share of first choices, relative; 0: none */
@@ -39,6 +42,9 @@ struct tm_maglev_backend {
  */
 int tm_maglev_build(const struct tm_maglev_backend *b, u32 n, u32 k, u32 size,
 		    u16 *table);
+
+/* @n is a prime, as a table size must be. */
+bool tm_maglev_prime(u32 n);
 
 /* The row of a flow hash: the first of its k candidates is row[0]. */
 static inline const u16 *tm_maglev_row(const u16 *table, u32 size, u32 k,

@@ -164,8 +164,57 @@
  * TM_CMD_SID_GET (do, dump)
  *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
  *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS,
- *	TM_A_SID_LOAD and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED,
- *	_UNKNOWN and _MALFORMED.
+ *	TM_A_SID_LOAD and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED,
+ *	_STEERED, _UNKNOWN, _MALFORMED and _REPORTS.
+ *
+ * Load-balancer services (SRv6 load balancing, LB side)
+ * -----------------------------------------------------
+ *
+ * A service is a VIP (IPv6), a protocol (TCP) and a port (0: any) whose
+ * new connections are sent through TM_A_LB_CHOICES candidate servers
+ * picked by consistent hashing (a Maglev table of TM_A_LB_TABLE_SIZE
+ * rows, rebuilt and swapped in one step whenever the backends change).
+ * Packets reach a service through a rule with action TM_ACT_LB and
+ * TM_A_RULE_LB_SERVICE its name, in an IPv6 or inet table at the
+ * prerouting hook; a service is in use, and cannot be deleted, while a
+ * rule names it.  The load balancer inserts an SRH tagged with enum
+ * tm_srlb_tag: [VIP, TM_A_LB_SID, last candidate ... first], and the
+ * accepting server reports itself by sending its replies to TM_A_LB_SID
+ * (the load balancer's own SID, routed to it) until the load balancer
+ * steers the flow straight to it; from then on it answers the client
+ * directly.  The flow table remembers each connection (state enum
+ * tm_lb_flow_state) for TM_A_LB_IDLE_TIMEOUT seconds without a packet,
+ * TM_A_LB_FIN_TIMEOUT after a FIN or RST, TM_A_LB_SYN_TIMEOUT while no
+ * server has answered, and holds at most TM_A_LB_MAX_FLOWS flows per
+ * service; a packet of a flow it does not know (a restart, another load
+ * balancer) hunts again, and only a server that knows the flow takes it.
+ *
+ * TM_CMD_LB_SERVICE_NEW (do, admin)
+ *	Create service TM_A_LB_NAME: TM_A_LB_VIP, TM_A_LB_SID (required),
+ *	TM_A_LB_PROTO (IPPROTO_TCP, the default), TM_A_LB_PORT,
+ *	TM_A_LB_CHOICES (1..TM_LB_MAX_CHOICES, default
+ *	TM_LB_CHOICES_DEFAULT),
+ *	TM_A_LB_TABLE_SIZE (a prime, default TM_LB_TABLE_SIZE_DEFAULT),
+ *	TM_A_LB_MAX_FLOWS and the timeouts (1..TM_LB_TIMEOUT_MAX).  EEXIST for a name or a SID in
+ *	use, ENOSPC past TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.
+ * TM_CMD_LB_SERVICE_DEL (do, admin)
+ *	Delete TM_A_LB_NAME and its flows; EBUSY while a rule names it.
+ * TM_CMD_LB_SERVICE_GET (do, dump)
+ *	The service, or every service: its configuration, TM_A_LB_BACKENDS,
+ *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED.
+ * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
+ *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
+ *	with TM_A_LB_BACKEND_WEIGHT (default 1; EEXIST if it is there, at
+ *	most TM_LB_MAX_BACKENDS), or remove it.  The table is rebuilt and
+ *	swapped in one step; flows whose server is known stay with it.
+ *	Emits the command.
+ * TM_CMD_LB_FLOW_GET (dump)
+ *	The flows of service TM_A_LB_NAME, or of every service: TM_A_LB_NAME,
+ *	TM_A_LB_FLOW_CLIENT, _CPORT, _VPORT, _STATE, _SERVER (once known) and
+ *	_IDLE (milliseconds since its last packet).
+ * TM_CMD_LB_FLOW_FLUSH (do, admin)
+ *	Forget the flows of TM_A_LB_NAME (as a restart of the load balancer
+ *	would); their packets then hunt for the server that knows them.
  *
  * Every change bumps the namespace's generation number (TM_A_NET_GENERATION,
  * u64, starts at 0), which is also reported with every table and event.
@@ -218,6 +267,13 @@ enum tm_cmd {
 	TM_CMD_SID_GET,
 	TM_CMD_SID_SET,
 	TM_CMD_SID_LOAD,
+	TM_CMD_LB_SERVICE_NEW,
+	TM_CMD_LB_SERVICE_DEL,
+	TM_CMD_LB_SERVICE_GET,
+	TM_CMD_LB_BACKEND_NEW,
+	TM_CMD_LB_BACKEND_DEL,
+	TM_CMD_LB_FLOW_GET,
+	TM_CMD_LB_FLOW_FLUSH,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -275,8 +331,8 @@ enum tm_action {
 				 */
 	TM_ACT_COUNT,		/* count only; then the table's policy */
 	TM_ACT_LB,		/* hand to load-balancer service
-				 * TM_A_RULE_LB_SERVICE (reserved: refused
-				 * with EOPNOTSUPP until it exists)
+				 * TM_A_RULE_LB_SERVICE (IPv6 rules of a
+				 * prerouting table only)
 				 */
 
 	__TM_ACT_MAX,
@@ -330,6 +386,52 @@ enum tm_sid_policy {
 /* Connections a namespace's servers track, at most. */
 #define TM_SID_MAX_FLOWS	(1u << 20)
 
+/* Load-balancer services per namespace, backends per service. */
+#define TM_LB_MAX_SERVICES	256
+#define TM_LB_MAX_BACKENDS	256
+/* Candidates a new connection hunts through: default, at most. */
+#define TM_LB_CHOICES_DEFAULT	2
+#define TM_LB_MAX_CHOICES	8
+/* Rows of a service's consistent-hash table (a prime), by default. */
+#define TM_LB_TABLE_SIZE_DEFAULT	65537
+#define TM_LB_TABLE_SIZE_MAX	1048573
+/* Flows a service remembers, default and highest; timeouts (seconds). */
+#define TM_LB_MAX_FLOWS_DEFAULT	(1u << 20)
+#define TM_LB_MAX_FLOWS_LIMIT	(1u << 24)
+#define TM_LB_IDLE_TIMEOUT_DEFAULT	40
+#define TM_LB_FIN_TIMEOUT_DEFAULT	10
+#define TM_LB_SYN_TIMEOUT_DEFAULT	5
+#define TM_LB_TIMEOUT_MAX	86400
+
+/*
+ * The tag of the SRHs of SRv6 load balancing (in the SRH's 16-bit tag
+ * field, network order), which tells a server what the packet is for.
+ * An SRH with another tag (e.g. 0, inserted by a client or a router) is
+ * judged like TM_SRLB_TAG_CONNECT, but the server does not report.
+ */
+enum tm_srlb_tag {
+	TM_SRLB_TAG_NONE,
+	TM_SRLB_TAG_CONNECT = 0x5201,	/* LB: a new connection hunting */
+	TM_SRLB_TAG_RECOVER,		/* LB: a flow it does not know; only
+					 * a server that knows it takes it
+					 */
+	TM_SRLB_TAG_STEER,		/* LB: to the server it learned */
+	TM_SRLB_TAG_REPORT,		/* server to LB: [client, server SID,
+					 * LB SID], a reply of the connection
+					 */
+};
+
+/* Where the load balancer is with a flow. */
+enum tm_lb_flow_state {
+	TM_LB_FLOW_HUNT,	/* SYN sent through the candidates */
+	TM_LB_FLOW_RECOVER,	/* unknown flow hunting for its server */
+	TM_LB_FLOW_STEER,	/* the server is known */
+	TM_LB_FLOW_CLOSING,	/* a FIN or RST went by */
+
+	__TM_LB_FLOW_MAX,
+	TM_LB_FLOW_MAX = __TM_LB_FLOW_MAX - 1
+};
+
 enum tm_attr {
 	TM_A_UNSPEC,
 	TM_A_PAD,
@@ -368,7 +470,7 @@ enum tm_attr {
 	TM_A_RULE_ACTION,	/* u8: enum tm_action */
 	TM_A_RULE_REJECT,	/* u8: enum tm_reject */
 	TM_A_RULE_MARK,		/* u32 */
-	TM_A_RULE_LB_SERVICE,	/* string: reserved for TM_ACT_LB */
+	TM_A_RULE_LB_SERVICE,	/* string: the service of TM_ACT_LB */
 	TM_A_RULE_COMMENT,	/* string, at most TM_COMMENT_MAX - 1 bytes */
 	TM_A_RULE_COOKIE,	/* u64 */
 	TM_A_RULE_PACKETS,	/* u64: packets that hit the rule */
@@ -400,6 +502,41 @@ enum tm_attr {
 				 */
 	TM_A_SID_MALFORMED,	/* u64: packets dropped, bad SRH */
 	TM_A_SID_LOAD,		/* u32: the load the application reported */
+	TM_A_SID_REPORTS,	/* u64: replies sent through the LB */
+	TM_A_LB_NAME,		/* string, at most TM_NAME_MAX - 1 bytes */
+	TM_A_LB_VIP,		/* binary: 16 bytes */
+	TM_A_LB_PROTO,		/* u8: IPPROTO_TCP */
+	TM_A_LB_PORT,		/* u16: 0 = any */
+	TM_A_LB_SID,		/* binary: 16 bytes, the LB's SID */
+	TM_A_LB_CHOICES,	/* u8: candidates per connection */
+	TM_A_LB_TABLE_SIZE,	/* u32: a prime */
+	TM_A_LB_MAX_FLOWS,	/* u32 */
+	TM_A_LB_IDLE_TIMEOUT,	/* u32: seconds */
+	TM_A_LB_FIN_TIMEOUT,	/* u32: seconds */
+	TM_A_LB_SYN_TIMEOUT,	/* u32: seconds */
+	TM_A_LB_BACKENDS,	/* nest of TM_A_LB_BACKEND */
+	TM_A_LB_BACKEND,	/* nest: TM_A_LB_BACKEND_SID, _WEIGHT */
+	TM_A_LB_BACKEND_SID,	/* binary: 16 bytes, a server's SID */
+	TM_A_LB_BACKEND_WEIGHT,	/* u32: 1..65535 */
+	TM_A_LB_FLOWS,		/* u32: flows remembered now */
+	TM_A_LB_HUNTS,		/* u64: new connections sent hunting */
+	TM_A_LB_RECOVERIES,	/* u64: packets of unknown flows hunting */
+	TM_A_LB_STEERED,	/* u64: packets sent to the known server */
+	TM_A_LB_REPORTS,	/* u64: server replies forwarded */
+	TM_A_LB_LEARNED,	/* u64: flows whose server became known */
+	TM_A_LB_EXPIRED,	/* u64: flows aged out (evicted) */
+	TM_A_LB_FULL,		/* u64: flows not remembered, table full */
+	TM_A_LB_DROPPED,	/* u64: packets dropped (no backend, not
+				 * the service's VIP/port, no memory)
+				 */
+	TM_A_LB_TOO_BIG,	/* u64: too big with the SRH; ICMPv6 sent */
+	TM_A_LB_MALFORMED,	/* u64: bad reports dropped */
+	TM_A_LB_FLOW_CLIENT,	/* binary: 16 bytes */
+	TM_A_LB_FLOW_CPORT,	/* u16 */
+	TM_A_LB_FLOW_VPORT,	/* u16 */
+	TM_A_LB_FLOW_STATE,	/* u8: enum tm_lb_flow_state */
+	TM_A_LB_FLOW_SERVER,	/* binary: 16 bytes, the accepting server */
+	TM_A_LB_FLOW_IDLE,	/* u32: milliseconds since its last packet */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1

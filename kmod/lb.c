@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load-balancer side of SRv6 load balancing (SRLB / 6LB): services and
+ * their backends, the consistent-hash table each service hunts from, the
+ * flow table, and the namespace's hook for the servers' reports.  The
+ * packet path is lb_fwd.c's; the commands lb_nl.c's.
+ *
+ * Services: a list under tm_net.lock, and a hash by the load balancer's
+ * SID for the report hook (RCU).  A service lives while the namespace or a
+ * rule (struct tm_krule.svc) holds a reference; deleting one a rule names
+ * is refused, as nft refuses to delete an object in use.
+ *
+ * Backends: the configuration is an array under tm_net.lock.  Each change
+ * builds a new struct tm_lb_tab (the SIDs and a Maglev table of k
+ * candidates per row, core/tm_maglev.c) and publishes it with one pointer
+ * store, so a packet sees the old backends or the new ones.  The table is
+ * a function of the backends' SIDs and weights only, and a flow's row a
+ * function of its addresses and ports only: two load balancers configured
+ * alike pick the same candidates for a flow, with no state shared.
+ *
+ * Flows: one hash of TM_LFLOW_BUCKETS per namespace, read under RCU by the
+ * packet path and changed under tm_lb.flock with BHs off.  A service
+ * remembers at most max_flows; past that a new flow is forwarded (it hunts
+ * like any other) but not remembered, and counted "full".  A delayed work
+ * ages flows once a second: a flow with no server yet after the SYN
+ * timeout, a closing one after the FIN timeout, any other after the idle
+ * timeout; each one aged out is counted "expired".
+ */
+#include <linux/jhash.h>
+#include <linux/netfilter_ipv6.h>
+#include <linux/random.h>
+#include <linux/slab.h>
+#include <net/ipv6.h>
+
+#include "tm.h"
+#include "core/tm_maglev.h"
+
+/* Fixed: load balancers must agree on the rows of a flow and a table. */
+#define TM_LB_HASH_SEED		0x53524c42
+
+void tm_lb_init(struct tm_lb *lb)
+{
+	unsigned int i;
+
+	INIT_LIST_HEAD(&lb->svcs);
+	lb->nsvcs = 0;
+	for (i = 0; i < TM_SID_BUCKETS; i++)
+		INIT_HLIST_HEAD(&lb->sid_hash[i]);
+	lb->hooked = false;
+	lb->flows = NULL;
+	spin_lock_init(&lb->flock);
+}
+
+void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c)
+{
+	struct tm_lb_stats *st = this_cpu_ptr(svc->stats);
+
+	u64_stats_update_begin(&st->syncp);
+	u64_stats_inc(&st->c[c]);
+	u64_stats_update_end(&st->syncp);
+}
+
+void tm_lb_read(const struct tm_lb_svc *svc, u64 *c)
+{
+	unsigned int start, i;
+	int cpu;
+
+	memset(c, 0, TM_LBC_MAX * sizeof(*c));
+	for_each_possible_cpu(cpu) {
+		const struct tm_lb_stats *st = per_cpu_ptr(svc->stats, cpu);
+		u64 v[TM_LBC_MAX];
+
+		do {
+			start = u64_stats_fetch_begin(&st->syncp);
+			for (i = 0; i < TM_LBC_MAX; i++)
+				v[i] = u64_stats_read(&st->c[i]);
+		} while (u64_stats_fetch_retry(&st->syncp, start));
+		for (i = 0; i < TM_LBC_MAX; i++)
+			c[i] += v[i];
+	}
+}
+
+/* The row of a flow: the same on every load balancer. */
+u32 tm_lb_flow_hash(const struct in6_addr *client, const struct in6_addr *vip,
+		    __be16 cport, __be16 vport)
+{
+	u32 h = jhash2((const u32 *)client->s6_addr32, 4, TM_LB_HASH_SEED);
+
+	h = jhash2((const u32 *)vip->s6_addr32, 4, h);
+	return jhash_1word((__force u32)cport << 16 | (__force u32)vport, h);
+}
+
+static u32 tm_lflow_bucket(const struct tm_lb *lb, const struct tm_lb_svc *svc,
+			   const struct in6_addr *client, __be16 cport,
+			   __be16 vport)
+{
+	u32 h = jhash2((const u32 *)client->s6_addr32, 4, lb->seed);
+
+	h = jhash_2words((__force u32)cport << 16 | (__force u32)vport,
+			 (u32)(uintptr_t)svc, h);
+	return h & (TM_LFLOW_BUCKETS - 1);
+}
+
+static struct tm_lflow *tm_lflow_lookup(struct hlist_head *head,
+					const struct tm_lb_svc *svc,
+					const struct in6_addr *client,
+					__be16 cport, __be16 vport)
+{
+	struct tm_lflow *f;
+
+	hlist_for_each_entry_rcu(f, head, node, true /* or flock */)
+		if (f->cport == cport && f->vport == vport && f->svc == svc &&
+		    ipv6_addr_equal(&f->client, client))
+			return f;
+	return NULL;
+}
+
+struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
+			       const struct in6_addr *client, __be16 cport,
+			       __be16 vport)
+{
+	struct hlist_head *flows = READ_ONCE(lb->flows);
+
+	if (!flows)
+		return NULL;
+	return tm_lflow_lookup(&flows[tm_lflow_bucket(lb, svc, client, cport,
+						      vport)],
+			       svc, client, cport, vport);
+}
+
+/*
+ * Remember a flow in @state (with @server for STEER); NULL when the
+ * service holds max_flows (counted) or out of memory.  A flow another CPU
+ * added meanwhile is returned instead.
+ */
+struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
+			      const struct in6_addr *client, __be16 cport,
+			      __be16 vport, u8 state,
+			      const struct in6_addr *server)
+{
+	struct hlist_head *flows, *head;
+	struct tm_lflow *f, *old;
+
+	if (atomic_inc_return(&svc->nflows) > READ_ONCE(svc->max_flows)) {
+		atomic_dec(&svc->nflows);
+		tm_lb_count(svc, TM_LBC_FULL);
+		return NULL;
+	}
+	f = kzalloc(sizeof(*f), GFP_ATOMIC);
+	if (!f) {
+		atomic_dec(&svc->nflows);
+		return NULL;
+	}
+	f->svc = svc;
+	f->client = *client;
+	f->cport = cport;
+	f->vport = vport;
+	f->state = state;
+	if (server)
+		f->server = *server;
+	f->last = jiffies;
+	spin_lock_bh(&lb->flock);
+	flows = lb->flows;
+	if (!flows) {
+		spin_unlock_bh(&lb->flock);
+		atomic_dec(&svc->nflows);
+		kfree(f);
+		return NULL;
+	}
+	head = &flows[tm_lflow_bucket(lb, svc, client, cport, vport)];
+	old = tm_lflow_lookup(head, svc, client, cport, vport);
+	if (old) {
+		spin_unlock_bh(&lb->flock);
+		atomic_dec(&svc->nflows);
+		kfree(f);
+		return old;
+	}
+	hlist_add_head_rcu(&f->node, head);
+	spin_unlock_bh(&lb->flock);
+	return f;
+}
+
+/* A packet of @f went by. */
+void tm_lflow_seen(struct tm_lflow *f)
+{
+	unsigned long now = jiffies;
+
+	/* Not a store per packet: the line is shared by every CPU. */
+	if (READ_ONCE(f->last) != now)
+		WRITE_ONCE(f->last, now);
+}
+
+/* The server of @f is @server: it reported the flow. */
+void tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
+		    const struct in6_addr *server)
+{
+	spin_lock_bh(&lb->flock);
+	if (f->state == TM_LB_FLOW_HUNT || f->state == TM_LB_FLOW_RECOVER) {
+		f->server = *server;
+		/* Readers that see STEER see the server. */
+		smp_store_release(&f->state, TM_LB_FLOW_STEER);
+		tm_lb_count(f->svc, TM_LBC_LEARNED);
+	}
+	spin_unlock_bh(&lb->flock);
+}
+
+static void tm_lflow_unlink(struct tm_lflow *f)
+{
+	hlist_del_rcu(&f->node);
+	atomic_dec(&f->svc->nflows);
+	kfree_rcu(f, rcu);
+}
+
+static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
+{
+	const struct tm_lb_svc *svc = f->svc;
+	unsigned long idle = now - READ_ONCE(f->last);
+	u32 timeout;
+
+	switch (READ_ONCE(f->state)) {
+	case TM_LB_FLOW_HUNT:
+	case TM_LB_FLOW_RECOVER:
+		timeout = READ_ONCE(svc->syn);
+		break;
+	case TM_LB_FLOW_CLOSING:
+		timeout = READ_ONCE(svc->fin);
+		break;
+	default:
+		timeout = READ_ONCE(svc->idle);
+	}
+	return idle >= (unsigned long)timeout * HZ;
+}
+
+/* Forget the flows of @svc (NULL: every flow), or only the expired ones. */
+static void tm_lflow_sweep(struct tm_lb *lb, struct tm_lb_svc *svc,
+			   bool expired)
+{
+	unsigned long now = jiffies;
+	struct hlist_node *tmp;
+	struct tm_lflow *f;
+	unsigned int i;
+
+	if (!lb->flows)
+		return;
+	for (i = 0; i < TM_LFLOW_BUCKETS; i++) {
+		if (!(i & 4095))
+			cond_resched();
+		if (hlist_empty(&lb->flows[i]))
+			continue;
+		/* One bucket at a time: packets wait a bucket, not a sweep. */
+		spin_lock_bh(&lb->flock);
+		hlist_for_each_entry_safe(f, tmp, &lb->flows[i], node) {
+			if (svc && f->svc != svc)
+				continue;
+			if (expired) {
+				if (!tm_lflow_expired(f, now))
+					continue;
+				tm_lb_count(f->svc, TM_LBC_EXPIRED);
+			}
+			tm_lflow_unlink(f);
+		}
+		spin_unlock_bh(&lb->flock);
+	}
+}
+
+void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc)
+{
+	tm_lflow_sweep(lb, svc, false);
+}
+
+static void tm_lflow_gc(struct work_struct *work)
+{
+	struct tm_lb *lb = container_of(to_delayed_work(work), struct tm_lb,
+					gc);
+
+	tm_lflow_sweep(lb, NULL, true);
+	schedule_delayed_work(&lb->gc, HZ);
+}
+
+/* The first service of the namespace: the flow table and the hook. */
+static int tm_lb_hook(struct net *net, struct tm_lb *lb,
+		      struct netlink_ext_ack *extack)
+{
+	struct hlist_head *flows;
+	unsigned int i;
+	int err;
+
+	flows = kvmalloc_array(TM_LFLOW_BUCKETS, sizeof(*flows),
+			       GFP_KERNEL_ACCOUNT);
+	if (!flows)
+		return -ENOMEM;
+	for (i = 0; i < TM_LFLOW_BUCKETS; i++)
+		INIT_HLIST_HEAD(&flows[i]);
+	lb->seed = get_random_u32();
+	WRITE_ONCE(lb->flows, flows);
+	lb->ops = (struct nf_hook_ops){
+		.hook = tm_lb_report_hook,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_PRE_ROUTING,
+		/*
+		 * After defragmentation, before conntrack: the reply is
+		 * tracked as the client will see it.
+		 */
+		.priority = NF_IP6_PRI_CONNTRACK_DEFRAG + 1,
+	};
+	err = nf_register_net_hook(net, &lb->ops);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 prerouting hook");
+		WRITE_ONCE(lb->flows, NULL);
+		kvfree(flows);
+		return err;
+	}
+	INIT_DELAYED_WORK(&lb->gc, tm_lflow_gc);
+	schedule_delayed_work(&lb->gc, HZ);
+	lb->hooked = true;
+	return 0;
+}
+
+static void tm_lb_unhook(struct net *net, struct tm_lb *lb)
+{
+	struct hlist_head *flows = lb->flows;
+
+	if (!lb->hooked)
+		return;
+	nf_unregister_net_hook(net, &lb->ops);
+	cancel_delayed_work_sync(&lb->gc);
+	tm_lflow_sweep(lb, NULL, false);
+	WRITE_ONCE(lb->flows, NULL);
+	synchronize_rcu();
+	kvfree(flows);
+	lb->hooked = false;
+}
+
+static u32 tm_lb_sid_hash(const struct in6_addr *a)
+{
+	return ipv6_addr_hash(a) % TM_SID_BUCKETS;
+}
+
+struct tm_lb_svc *tm_lb_svc_by_sid(struct tm_lb *lb, const struct in6_addr *a)
+{
+	struct tm_lb_svc *svc;
+
+	hlist_for_each_entry_rcu(svc, &lb->sid_hash[tm_lb_sid_hash(a)],
+				 sid_node, true /* or tm_net.lock */)
+		if (ipv6_addr_equal(&svc->sid, a))
+			return svc;
+	return NULL;
+}
+
+struct tm_lb_svc *tm_lb_svc_find(struct tm_net *tn, const char *name)
+{
+	struct tm_lb_svc *svc;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(svc, &tn->lb.svcs, list)
+		if (!strcmp(svc->name, name))
+			return svc;
+	return NULL;
+}
+
+static void tm_lb_svc_free_rcu(struct rcu_head *head)
+{
+	struct tm_lb_svc *svc = container_of(head, struct tm_lb_svc, rcu);
+
+	kvfree(rcu_dereference_protected(svc->tab, true));
+	free_percpu(svc->stats);
+	kfree(svc->backends);
+	kfree(svc);
+}
+
+void tm_lb_svc_get(struct tm_lb_svc *svc)
+{
+	refcount_inc(&svc->ref);
+}
+
+void tm_lb_svc_put(struct tm_lb_svc *svc)
+{
+	if (refcount_dec_and_test(&svc->ref))
+		call_rcu(&svc->rcu, tm_lb_svc_free_rcu);
+}
+
+int tm_lb_svc_add(struct net *net, struct tm_net *tn,
+		  const struct tm_lb_cfg *cfg, struct netlink_ext_ack *extack,
+		  struct tm_lb_svc **out)
+{
+	struct tm_lb *lb = &tn->lb;
+	struct tm_lb_svc *svc;
+	int err, cpu;
+
+	lockdep_assert_held(&tn->lock);
+	if (tm_lb_svc_find(tn, cfg->name)) {
+		NL_SET_ERR_MSG(extack, "A service with this name exists");
+		return -EEXIST;
+	}
+	if (tm_lb_svc_by_sid(lb, &cfg->sid)) {
+		NL_SET_ERR_MSG(extack,
+			       "This load-balancer SID is another service's");
+		return -EEXIST;
+	}
+	list_for_each_entry(svc, &lb->svcs, list) {
+		if (ipv6_addr_equal(&svc->vip, &cfg->vip) &&
+		    svc->proto == cfg->proto &&
+		    (svc->port == cfg->port || !svc->port || !cfg->port)) {
+			NL_SET_ERR_MSG(extack,
+				       "Another service serves this VIP and port");
+			return -EEXIST;
+		}
+	}
+	if (lb->nsvcs >= TM_LB_MAX_SERVICES) {
+		NL_SET_ERR_MSG(extack, "Too many services in this namespace");
+		return -ENOSPC;
+	}
+	svc = kzalloc(sizeof(*svc), GFP_KERNEL_ACCOUNT);
+	if (!svc)
+		return -ENOMEM;
+	svc->stats = alloc_percpu_gfp(struct tm_lb_stats, GFP_KERNEL_ACCOUNT);
+	if (!svc->stats) {
+		kfree(svc);
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu)
+		u64_stats_init(&per_cpu_ptr(svc->stats, cpu)->syncp);
+	refcount_set(&svc->ref, 1);
+	strscpy(svc->name, cfg->name, sizeof(svc->name));
+	svc->vip = cfg->vip;
+	svc->proto = cfg->proto;
+	svc->port = cfg->port;
+	svc->sid = cfg->sid;
+	svc->k = cfg->k;
+	svc->size = cfg->size;
+	svc->max_flows = cfg->max_flows;
+	svc->idle = cfg->idle;
+	svc->fin = cfg->fin;
+	svc->syn = cfg->syn;
+	atomic_set(&svc->nflows, 0);
+	if (!lb->hooked) {
+		err = tm_lb_hook(net, lb, extack);
+		if (err) {
+			tm_lb_svc_free_rcu(&svc->rcu);
+			return err;
+		}
+	}
+	list_add_tail(&svc->list, &lb->svcs);
+	hlist_add_head_rcu(&svc->sid_node, &lb->sid_hash[tm_lb_sid_hash(&svc->sid)]);
+	lb->nsvcs++;
+	*out = svc;
+	return 0;
+}
+
+/* Unlink @svc and forget its flows; the namespace's reference stays. */
+static void tm_lb_svc_unlink(struct net *net, struct tm_net *tn,
+			     struct tm_lb_svc *svc)
+{
+	struct tm_lb *lb = &tn->lb;
+
+	list_del(&svc->list);
+	hlist_del_rcu(&svc->sid_node);
+	lb->nsvcs--;
+	/* No report can find it now, and no rule names it: no new flow. */
+	synchronize_rcu();
+	tm_lflow_sweep(lb, svc, false);
+	if (!lb->nsvcs)
+		tm_lb_unhook(net, lb);
+}
+
+/*
+ * Delete @svc unless a rule names it.  The caller then drops the
+ * namespace's reference with tm_lb_svc_put(), once done with it.
+ */
+int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
+		  struct netlink_ext_ack *extack)
+{
+	lockdep_assert_held(&tn->lock);
+	if (refcount_read(&svc->ref) > 1) {
+		/* Rules deleted a moment ago are freed by RCU callbacks. */
+		rcu_barrier();
+		if (refcount_read(&svc->ref) > 1) {
+			NL_SET_ERR_MSG(extack,
+				       "The service is in use by a rule (lb action)");
+			return -EBUSY;
+		}
+	}
+	tm_lb_svc_unlink(net, tn, svc);
+	return 0;
+}
+
+/* Namespace exit or module unload: the tables are gone already. */
+void tm_lb_flush(struct net *net, struct tm_net *tn)
+{
+	struct tm_lb_svc *svc, *tmp;
+
+	list_for_each_entry_safe(svc, tmp, &tn->lb.svcs, list) {
+		tm_lb_svc_unlink(net, tn, svc);
+		tm_lb_svc_put(svc);
+	}
+}
+
+/* Module unload: services freed by the last rules' RCU callbacks. */
+void tm_lb_exit(void)
+{
+	rcu_barrier();
+}
+
+/* Build the table of @n backends @b for @svc; NULL table for none. */
+static int tm_lb_tab_build(const struct tm_lb_svc *svc,
+			   const struct tm_lb_backend *b, u32 n,
+			   struct tm_lb_tab **out)
+{
+	struct tm_maglev_backend *mb;
+	struct tm_lb_tab *tab;
+	size_t sz;
+	u32 i;
+	int err;
+
+	*out = NULL;
+	if (!n)
+		return 0;
+	sz = sizeof(*tab) + n * sizeof(*tab->sids) +
+	     (size_t)svc->size * svc->k * sizeof(*tab->rows);
+	tab = kvzalloc(sz, GFP_KERNEL_ACCOUNT);
+	if (!tab)
+		return -ENOMEM;
+	mb = kvmalloc_array(n, sizeof(*mb), GFP_KERNEL);
+	if (!mb) {
+		kvfree(tab);
+		return -ENOMEM;
+	}
+	tab->n = n;
+	tab->k = svc->k;
+	tab->size = svc->size;
+	tab->sids = (struct in6_addr *)(tab + 1);
+	tab->rows = (u16 *)(tab->sids + n);
+	for (i = 0; i < n; i++) {
+		const u32 *w = (const u32 *)b[i].sid.s6_addr32;
+
+		tab->sids[i] = b[i].sid;
+		mb[i].key = (u64)jhash2(w, 4, TM_LB_HASH_SEED) << 32 |
+			    jhash2(w, 4, ~TM_LB_HASH_SEED);
+		mb[i].weight = b[i].weight;
+	}
+	err = tm_maglev_build(mb, n, tab->k, tab->size, tab->rows);
+	kvfree(mb);
+	if (err) {
+		kvfree(tab);
+		return err;
+	}
+	*out = tab;
+	return 0;
+}
+
+/* Make @b (@n backends, allocated) @svc's, with its new table. */
+static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
+			      u32 n, struct netlink_ext_ack *extack)
+{
+	struct tm_lb_tab *tab, *old;
+	int err;
+
+	err = tm_lb_tab_build(svc, b, n, &tab);
+	if (err) {
+		if (err == -ENOMEM)
+			NL_SET_ERR_MSG(extack,
+				       "Out of memory for the service's table");
+		else
+			NL_SET_ERR_MSG(extack,
+				       "Cannot build the service's table (two backends hash alike?)");
+		kfree(b);
+		return err;
+	}
+	old = rcu_dereference_protected(svc->tab, true);
+	rcu_assign_pointer(svc->tab, tab);
+	if (old)
+		kvfree_rcu(old, rcu);
+	kfree(svc->backends);
+	svc->backends = b;
+	svc->nbackends = n;
+	return 0;
+}
+
+static int tm_lb_backend_index(const struct tm_lb_svc *svc,
+			       const struct in6_addr *sid)
+{
+	u32 i;
+
+	for (i = 0; i < svc->nbackends; i++)
+		if (ipv6_addr_equal(&svc->backends[i].sid, sid))
+			return i;
+	return -1;
+}
+
+int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      u32 weight, struct netlink_ext_ack *extack)
+{
+	struct tm_lb_backend *b;
+	u32 n = svc->nbackends;
+
+	if (tm_lb_backend_index(svc, sid) >= 0) {
+		NL_SET_ERR_MSG(extack, "The service has this backend");
+		return -EEXIST;
+	}
+	if (n >= TM_LB_MAX_BACKENDS || n >= svc->size) {
+		NL_SET_ERR_MSG(extack,
+			       "Too many backends for the service (or its table size)");
+		return -ENOSPC;
+	}
+	b = kmalloc_array(n + 1, sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return -ENOMEM;
+	if (n)
+		memcpy(b, svc->backends, n * sizeof(*b));
+	b[n].sid = *sid;
+	b[n].weight = weight;
+	return tm_lb_backends_set(svc, b, n + 1, extack);
+}
+
+int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      struct netlink_ext_ack *extack)
+{
+	int i = tm_lb_backend_index(svc, sid);
+	struct tm_lb_backend *b = NULL;
+	u32 n = svc->nbackends;
+
+	if (i < 0) {
+		NL_SET_ERR_MSG(extack, "The service has no such backend");
+		return -ENOENT;
+	}
+	if (n > 1) {
+		b = kmalloc_array(n - 1, sizeof(*b), GFP_KERNEL_ACCOUNT);
+		if (!b)
+			return -ENOMEM;
+		memcpy(b, svc->backends, i * sizeof(*b));
+		memcpy(b + i, svc->backends + i + 1, (n - 1 - i) * sizeof(*b));
+	}
+	return tm_lb_backends_set(svc, b, n - 1, extack);
+}

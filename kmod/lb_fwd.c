@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load balancer's packet path (SRLB / 6LB): what a rule with the lb
+ * action does with a client's packet (tm_lb_packet(), called by hook.c),
+ * and the prerouting hook that takes the servers' reports (lb.c registers
+ * it with the namespace's first service).
+ *
+ * A client's TCP packet to the service's VIP and port, by what the flow
+ * table knows of it:
+ *
+ *   - its server (STEER, CLOSING): an SRH [VIP, LB SID, server] tagged
+ *     STEER sends it straight there.  A FIN or RST makes the flow CLOSING
+ *     (the shorter FIN timeout).
+ *   - nothing, or no server yet: the flow's row of the service's table
+ *     gives k candidates, and an SRH [VIP, LB SID, last ... first] sends it
+ *     hunting through them.  A SYN hunts tagged CONNECT (a candidate may
+ *     take a new connection); anything else tagged RECOVER (only a server
+ *     that knows the connection takes it: the load balancer restarted, or
+ *     another one saw the connection start).  The flow is remembered, in
+ *     HUNT or RECOVER, for the SYN timeout.
+ *
+ * The destination is then the first segment, routed here (the kernel's
+ * own input route, with the SRH's length added to the packet's): a packet
+ * that no longer fits the route's MTU gets an ICMPv6 Packet Too Big with
+ * the MTU minus the SRH, so that the client's path MTU leaves room for it,
+ * and is dropped.  Segmentation offload packets are judged by their
+ * segments.
+ *
+ * A report is a server's reply with an SRH [client, server SID, LB SID]
+ * tagged REPORT, to the service's LB SID: the load balancer learns the
+ * flow's server (STEER), removes the SRH and forwards the reply to the
+ * client.  Anything else sent to a service's LB SID is dropped and counted
+ * malformed.
+ */
+#include <linux/icmpv6.h>
+#include <linux/ipv6.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/dst.h>
+#include <net/ip6_route.h>
+#include <net/ipv6.h>
+#include <uapi/linux/seg6.h>
+
+#include "tm.h"
+#include "core/tm_maglev.h"
+
+/* The input route of @skb were its destination @daddr (a reference). */
+static struct dst_entry *tm_lb_route(struct net *net, struct sk_buff *skb,
+				     const struct in6_addr *daddr)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+	struct flowi6 fl6 = {
+		.flowi6_iif = skb->dev->ifindex,
+		.daddr = *daddr,
+		.saddr = ip6h->saddr,
+		.flowlabel = ip6_flowinfo(ip6h),
+		.flowi6_mark = skb->mark,
+		.flowi6_proto = NEXTHDR_ROUTING,
+	};
+
+	return ip6_route_input_lookup(net, skb->dev, &fl6, skb,
+				      RT6_LOOKUP_F_HAS_SADDR);
+}
+
+/* The longest packet @skb becomes on the wire with @extra more bytes. */
+static unsigned int tm_lb_wire_len(const struct sk_buff *skb,
+				   const struct tcphdr *th, unsigned int extra)
+{
+	if (skb_is_gso(skb))
+		return skb_shinfo(skb)->gso_size + sizeof(struct ipv6hdr) +
+		       __tcp_hdrlen(th) + extra;
+	return skb->len + extra;
+}
+
+unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
+			  const struct nf_hook_state *state)
+{
+	struct tm_lb *lb = &tm_net(state->net)->lb;
+	struct in6_addr segs[2 + TM_LB_MAX_CHOICES];
+	const struct tm_lb_tab *tab;
+	const struct ipv6hdr *ip6h;
+	const struct tcphdr *th;
+	unsigned int n = 2, i, srhlen, mtu;
+	struct dst_entry *dst;
+	struct tm_lflow *f;
+	u8 fstate;
+	u16 tag;
+
+	if (state->pf != NFPROTO_IPV6 || ipv6_hdr(skb)->nexthdr != svc->proto)
+		goto drop;
+	if (!pskb_may_pull(skb, skb_network_offset(skb) +
+			   sizeof(struct ipv6hdr) + sizeof(*th)))
+		goto drop;
+	ip6h = ipv6_hdr(skb);
+	th = (const struct tcphdr *)(ip6h + 1);
+	if (!ipv6_addr_equal(&ip6h->daddr, &svc->vip) ||
+	    (svc->port && th->dest != svc->port))
+		goto drop;
+
+	f = tm_lflow_find(lb, svc, &ip6h->saddr, th->source, th->dest);
+	/* Pairs with tm_lflow_learn(): a STEER flow has its server. */
+	fstate = f ? smp_load_acquire(&f->state) : TM_LB_FLOW_HUNT;
+	if (f && (fstate == TM_LB_FLOW_STEER || fstate == TM_LB_FLOW_CLOSING)) {
+		segs[n++] = f->server;
+		tag = TM_SRLB_TAG_STEER;
+		if ((th->fin || th->rst) && fstate == TM_LB_FLOW_STEER)
+			WRITE_ONCE(f->state, TM_LB_FLOW_CLOSING);
+		tm_lb_count(svc, TM_LBC_STEERED);
+	} else {
+		const u16 *row;
+
+		tab = rcu_dereference(svc->tab);
+		if (!tab)
+			goto drop;
+		row = tm_maglev_row(tab->rows, tab->size, tab->k,
+				    tm_lb_flow_hash(&ip6h->saddr, &ip6h->daddr,
+						    th->source, th->dest));
+		/* The first candidate visits first: it is the last segment. */
+		for (i = tab->k; i-- > 0;)
+			if (row[i] != TM_MAGLEV_NONE)
+				segs[n++] = tab->sids[row[i]];
+		if (th->syn && !th->ack) {
+			tag = TM_SRLB_TAG_CONNECT;
+			tm_lb_count(svc, TM_LBC_HUNTS);
+		} else {
+			tag = TM_SRLB_TAG_RECOVER;
+			tm_lb_count(svc, TM_LBC_RECOVERIES);
+		}
+		if (!f)
+			f = tm_lflow_add(lb, svc, &ip6h->saddr, th->source,
+					 th->dest,
+					 tag == TM_SRLB_TAG_CONNECT ?
+					 TM_LB_FLOW_HUNT : TM_LB_FLOW_RECOVER,
+					 NULL);
+	}
+	if (f)
+		tm_lflow_seen(f);
+	segs[1] = svc->sid;
+	srhlen = sizeof(struct ipv6_sr_hdr) + n * sizeof(segs[0]);
+
+	dst = tm_lb_route(state->net, skb, &segs[n - 1]);
+	if (!dst->error) {
+		mtu = dst_mtu(dst);
+		if (tm_lb_wire_len(skb, th, srhlen) > mtu) {
+			icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0,
+				    max_t(int, mtu - srhlen, IPV6_MIN_MTU));
+			dst_release(dst);
+			tm_lb_count(svc, TM_LBC_TOO_BIG);
+			return NF_DROP;
+		}
+	}
+	if (tm_srh_push(skb, segs, n, tag)) {
+		dst_release(dst);
+		goto drop;
+	}
+	skb_dst_drop(skb);
+	skb_dst_set(skb, dst);
+	return NF_ACCEPT;
+
+drop:
+	tm_lb_count(svc, TM_LBC_DROPPED);
+	return NF_DROP;
+}
+
+unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
+			       const struct nf_hook_state *state)
+{
+	struct tm_lb *lb = &tm_net(state->net)->lb;
+	const struct ipv6_sr_hdr *srh;
+	struct in6_addr client, server;
+	const struct tcphdr *th;
+	struct tm_lb_svc *svc;
+	unsigned int srhlen;
+	struct tm_lflow *f;
+	bool bad;
+
+	if (ipv6_hdr(skb)->nexthdr != NEXTHDR_ROUTING)
+		return NF_ACCEPT;
+	svc = tm_lb_svc_by_sid(lb, &ipv6_hdr(skb)->daddr);
+	if (!svc)
+		return NF_ACCEPT;
+	srh = tm_srh_get(skb, sizeof(*th), &bad);
+	if (!srh || srh->first_segment != 2 || srh->segments_left != 2 ||
+	    tm_srh_tag(srh) != TM_SRLB_TAG_REPORT ||
+	    srh->nexthdr != svc->proto ||
+	    !ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &svc->vip))
+		goto malformed;
+	srhlen = (srh->hdrlen + 1) << 3;
+	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
+	if (svc->port && th->source != svc->port)
+		goto malformed;
+	client = srh->segments[0];
+	server = srh->segments[1];
+
+	f = tm_lflow_find(lb, svc, &client, th->dest, th->source);
+	if (!f)
+		f = tm_lflow_add(lb, svc, &client, th->dest, th->source,
+				 TM_LB_FLOW_RECOVER, NULL);
+	if (f) {
+		tm_lflow_learn(lb, f, &server);
+		if (th->fin || th->rst)
+			WRITE_ONCE(f->state, TM_LB_FLOW_CLOSING);
+		tm_lflow_seen(f);
+	}
+	tm_lb_count(svc, TM_LBC_REPORTS);
+	if (tm_srh_pop(skb, srhlen, &client)) {
+		tm_lb_count(svc, TM_LBC_DROPPED);
+		return NF_DROP;
+	}
+	return NF_ACCEPT;
+
+malformed:
+	tm_lb_count(svc, TM_LBC_MALFORMED);
+	return NF_DROP;
+}

@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load-balancer commands of the "tuplemerge" family
+ * (TM_CMD_LB_SERVICE_*, TM_CMD_LB_BACKEND_*, TM_CMD_LB_FLOW_*): parsing,
+ * replies, dumps and change events.  The services, backends and flows
+ * themselves are lb.c's; include/uapi/linux/tuplemerge.h documents the
+ * commands.
+ */
+#include <linux/jiffies.h>
+#include <net/genetlink.h>
+#include <net/ipv6.h>
+#include <net/netlink.h>
+#include <net/sock.h>
+
+#include "tm.h"
+#include "core/tm_maglev.h"
+
+static const u8 tm_lbc_attr[TM_LBC_MAX] = {
+	[TM_LBC_HUNTS] = TM_A_LB_HUNTS,
+	[TM_LBC_RECOVERIES] = TM_A_LB_RECOVERIES,
+	[TM_LBC_STEERED] = TM_A_LB_STEERED,
+	[TM_LBC_REPORTS] = TM_A_LB_REPORTS,
+	[TM_LBC_LEARNED] = TM_A_LB_LEARNED,
+	[TM_LBC_EXPIRED] = TM_A_LB_EXPIRED,
+	[TM_LBC_FULL] = TM_A_LB_FULL,
+	[TM_LBC_DROPPED] = TM_A_LB_DROPPED,
+	[TM_LBC_TOO_BIG] = TM_A_LB_TOO_BIG,
+	[TM_LBC_MALFORMED] = TM_A_LB_MALFORMED,
+};
+
+#define TM_LB_SVC_MSG_SIZE	(NLMSG_GOODSIZE + TM_LB_MAX_BACKENDS * \
+				 nla_total_size(2 * nla_total_size(16)))
+
+static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_backend *b)
+{
+	struct nlattr *nest = nla_nest_start(skb, TM_A_LB_BACKEND);
+
+	if (!nest ||
+	    nla_put_in6_addr(skb, TM_A_LB_BACKEND_SID, &b->sid) ||
+	    nla_put_u32(skb, TM_A_LB_BACKEND_WEIGHT, b->weight))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+/*
+ * A service; with @full its backends and counters, else (events) its
+ * configuration and, for a backend event, that backend @b.
+ */
+static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
+		       const struct tm_lb_backend *b, u32 portid, u32 seq,
+		       int flags, u8 cmd, u64 generation, bool full)
+{
+	u64 c[TM_LBC_MAX];
+	struct nlattr *nest;
+	unsigned int i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, TM_A_LB_NAME, svc->name) ||
+	    nla_put_in6_addr(skb, TM_A_LB_VIP, &svc->vip) ||
+	    nla_put_u8(skb, TM_A_LB_PROTO, svc->proto) ||
+	    nla_put_u16(skb, TM_A_LB_PORT, ntohs(svc->port)) ||
+	    nla_put_in6_addr(skb, TM_A_LB_SID, &svc->sid) ||
+	    nla_put_u8(skb, TM_A_LB_CHOICES, svc->k) ||
+	    nla_put_u32(skb, TM_A_LB_TABLE_SIZE, svc->size) ||
+	    nla_put_u32(skb, TM_A_LB_MAX_FLOWS, svc->max_flows) ||
+	    nla_put_u32(skb, TM_A_LB_IDLE_TIMEOUT, svc->idle) ||
+	    nla_put_u32(skb, TM_A_LB_FIN_TIMEOUT, svc->fin) ||
+	    nla_put_u32(skb, TM_A_LB_SYN_TIMEOUT, svc->syn) ||
+	    tm_put_generation(skb, generation))
+		goto nospace;
+	if (b && (nla_put_in6_addr(skb, TM_A_LB_BACKEND_SID, &b->sid) ||
+		  nla_put_u32(skb, TM_A_LB_BACKEND_WEIGHT, b->weight)))
+		goto nospace;
+	if (full) {
+		nest = nla_nest_start(skb, TM_A_LB_BACKENDS);
+		if (!nest)
+			goto nospace;
+		for (i = 0; i < svc->nbackends; i++)
+			if (tm_put_backend(skb, &svc->backends[i]))
+				goto nospace;
+		nla_nest_end(skb, nest);
+		if (nla_put_u32(skb, TM_A_LB_FLOWS,
+				max(atomic_read(&svc->nflows), 0)))
+			goto nospace;
+		tm_lb_read(svc, c);
+		for (i = 0; i < TM_LBC_MAX; i++)
+			if (nla_put_u64_64bit(skb, tm_lbc_attr[i], c[i],
+					      TM_A_PAD))
+				goto nospace;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+
+nospace:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+static void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
+			 const struct tm_lb_backend *b, u8 cmd, u64 generation)
+{
+	struct sk_buff *skb;
+
+	if (!tm_genl_listening(net))
+		return;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!skb)
+		return;
+	if (tm_fill_svc(skb, svc, b, 0, 0, 0, cmd, generation, false)) {
+		nlmsg_free(skb);
+		return;
+	}
+	tm_genl_multicast(net, skb);
+}
+
+/*
+ * The IPv6 address attribute @type, required: 0, -EINVAL when missing (with
+ * an extack), -EDOM when not unicast (the caller says why).
+ */
+static int tm_get_unicast(struct genl_info *info, int type,
+			  struct in6_addr *a)
+{
+	if (GENL_REQ_ATTR_CHECK(info, type))
+		return -EINVAL;
+	*a = nla_get_in6_addr(info->attrs[type]);
+	if (ipv6_addr_any(a) || ipv6_addr_is_multicast(a) ||
+	    ipv6_addr_v4mapped(a) || ipv6_addr_loopback(a))
+		return -EDOM;
+	return 0;
+}
+
+static u32 tm_get_u32_or(struct genl_info *info, int type, u32 dflt)
+{
+	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : dflt;
+}
+
+/* The service TM_A_LB_NAME, under tm_net.lock; NULL with an extack. */
+static struct tm_lb_svc *tm_nl_svc(struct tm_net *tn, struct genl_info *info)
+{
+	struct tm_lb_svc *svc;
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_LB_NAME))
+		return NULL;
+	svc = tm_lb_svc_find(tn, nla_data(info->attrs[TM_A_LB_NAME]));
+	if (!svc)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_LB_NAME],
+				    "No load-balancer service with this name");
+	return svc;
+}
+
+int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct nlattr **a = info->attrs;
+	struct tm_lb_cfg cfg = {};
+	struct tm_lb_svc *svc;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_LB_NAME))
+		return -EINVAL;
+	cfg.name = nla_data(a[TM_A_LB_NAME]);
+	if (!*cfg.name) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_NAME],
+				    "A service needs a name");
+		return -EINVAL;
+	}
+	err = tm_get_unicast(info, TM_A_LB_VIP, &cfg.vip);
+	if (err == -EDOM) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_VIP],
+				    "A VIP must be a unicast IPv6 address");
+		return -EINVAL;
+	}
+	if (!err)
+		err = tm_get_unicast(info, TM_A_LB_SID, &cfg.sid);
+	if (err == -EDOM) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_SID],
+				    "The load balancer's SID must be a unicast IPv6 address");
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	if (ipv6_addr_equal(&cfg.vip, &cfg.sid)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_SID],
+				    "The load balancer's SID cannot be the VIP");
+		return -EINVAL;
+	}
+	cfg.proto = a[TM_A_LB_PROTO] ? nla_get_u8(a[TM_A_LB_PROTO]) :
+				       IPPROTO_TCP;
+	cfg.port = htons(a[TM_A_LB_PORT] ? nla_get_u16(a[TM_A_LB_PORT]) : 0);
+	cfg.k = a[TM_A_LB_CHOICES] ? nla_get_u8(a[TM_A_LB_CHOICES]) :
+				     TM_LB_CHOICES_DEFAULT;
+	cfg.size = tm_get_u32_or(info, TM_A_LB_TABLE_SIZE,
+				 TM_LB_TABLE_SIZE_DEFAULT);
+	if (!tm_maglev_prime(cfg.size)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_TABLE_SIZE],
+				    "The table size must be a prime");
+		return -EINVAL;
+	}
+	cfg.max_flows = tm_get_u32_or(info, TM_A_LB_MAX_FLOWS,
+				      TM_LB_MAX_FLOWS_DEFAULT);
+	cfg.idle = tm_get_u32_or(info, TM_A_LB_IDLE_TIMEOUT,
+				 TM_LB_IDLE_TIMEOUT_DEFAULT);
+	cfg.fin = tm_get_u32_or(info, TM_A_LB_FIN_TIMEOUT,
+				TM_LB_FIN_TIMEOUT_DEFAULT);
+	cfg.syn = tm_get_u32_or(info, TM_A_LB_SYN_TIMEOUT,
+				TM_LB_SYN_TIMEOUT_DEFAULT);
+
+	mutex_lock(&tn->lock);
+	err = tm_lb_svc_add(net, tn, &cfg, info->extack, &svc);
+	if (!err) {
+		tn->generation++;
+		tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_NEW,
+			     tn->generation);
+	}
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_lb_service_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct tm_lb_svc *svc;
+	int err = -ENOENT;
+
+	mutex_lock(&tn->lock);
+	svc = tm_nl_svc(tn, info);
+	if (svc) {
+		err = tm_lb_svc_del(net, tn, svc, info->extack);
+		if (!err) {
+			tn->generation++;
+			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_DEL,
+				     tn->generation);
+			tm_lb_svc_put(svc);
+		}
+	} else if (!info->attrs[TM_A_LB_NAME]) {
+		err = -EINVAL;
+	}
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct tm_lb_svc *svc;
+	struct sk_buff *msg;
+	int err = -ENOENT;
+
+	/* Room for TM_LB_MAX_BACKENDS backends. */
+	msg = genlmsg_new(TM_LB_SVC_MSG_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&tn->lock);
+	svc = tm_nl_svc(tn, info);
+	if (svc)
+		err = tm_fill_svc(msg, svc, NULL, info->snd_portid,
+				  info->snd_seq, 0, TM_CMD_LB_SERVICE_GET,
+				  tn->generation, true);
+	else if (!info->attrs[TM_A_LB_NAME])
+		err = -EINVAL;
+	mutex_unlock(&tn->lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err == -EMSGSIZE ? -EMSGSIZE : err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Dump the services from the cb->args[0]-th on (the list's order). */
+int tm_nl_lb_service_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tm_net *tn = tm_net(sock_net(skb->sk));
+	struct tm_lb_svc *svc;
+	unsigned long i = 0;
+	int err = 0;
+
+	mutex_lock(&tn->lock);
+	cb->seq = (u32)tn->generation + 1;
+	list_for_each_entry(svc, &tn->lb.svcs, list) {
+		if (i++ < cb->args[0])
+			continue;
+		err = tm_fill_svc(skb, svc, NULL, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				  TM_CMD_LB_SERVICE_GET, tn->generation, true);
+		if (err)
+			break;
+		nl_dump_check_consistent(cb, nlmsg_hdr(skb));
+		cb->args[0] = i;
+	}
+	mutex_unlock(&tn->lock);
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
+
+static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct tm_lb_backend b;
+	struct tm_lb_svc *svc;
+	int err;
+
+	err = tm_get_unicast(info, TM_A_LB_BACKEND_SID, &b.sid);
+	if (err == -EDOM) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TM_A_LB_BACKEND_SID],
+				    "A backend must be a unicast IPv6 address (the server's SID)");
+		return -EINVAL;
+	}
+	if (err)
+		return err;
+	b.weight = tm_get_u32_or(info, TM_A_LB_BACKEND_WEIGHT, 1);
+	if (cmd == TM_CMD_LB_BACKEND_DEL && info->attrs[TM_A_LB_BACKEND_WEIGHT]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TM_A_LB_BACKEND_WEIGHT],
+				    "Deleting a backend takes no weight");
+		return -EINVAL;
+	}
+	mutex_lock(&tn->lock);
+	svc = tm_nl_svc(tn, info);
+	if (!svc) {
+		err = info->attrs[TM_A_LB_NAME] ? -ENOENT : -EINVAL;
+		goto out;
+	}
+	if (cmd == TM_CMD_LB_BACKEND_NEW)
+		err = tm_lb_backend_add(svc, &b.sid, b.weight, info->extack);
+	else
+		err = tm_lb_backend_del(svc, &b.sid, info->extack);
+	if (!err) {
+		tn->generation++;
+		tm_lb_notify(net, svc, &b, cmd, tn->generation);
+	}
+out:
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+int tm_nl_lb_backend_new(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_lb_backend(info, TM_CMD_LB_BACKEND_NEW);
+}
+
+int tm_nl_lb_backend_del(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_lb_backend(info, TM_CMD_LB_BACKEND_DEL);
+}
+
+int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct tm_lb_svc *svc;
+	int err = 0;
+
+	mutex_lock(&tn->lock);
+	svc = tm_nl_svc(tn, info);
+	if (svc)
+		tm_lflow_flush(&tn->lb, svc);
+	else
+		err = info->attrs[TM_A_LB_NAME] ? -ENOENT : -EINVAL;
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
+static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
+			u32 portid, u32 seq)
+{
+	/* Pairs with tm_lflow_learn(): a STEER flow has its server. */
+	u8 state = smp_load_acquire(&f->state);
+	void *hdr;
+
+	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, NLM_F_MULTI,
+			  TM_CMD_LB_FLOW_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, TM_A_LB_NAME, f->svc->name) ||
+	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, &f->client) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(f->cport)) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(f->vport)) ||
+	    nla_put_u8(skb, TM_A_LB_FLOW_STATE, state) ||
+	    nla_put_u32(skb, TM_A_LB_FLOW_IDLE,
+			jiffies_to_msecs(jiffies - READ_ONCE(f->last))))
+		goto nospace;
+	if ((state == TM_LB_FLOW_STEER || state == TM_LB_FLOW_CLOSING) &&
+	    nla_put_in6_addr(skb, TM_A_LB_FLOW_SERVER, &f->server))
+		goto nospace;
+	genlmsg_end(skb, hdr);
+	return 0;
+
+nospace:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/*
+ * Dump the flows (of the service TM_A_LB_NAME, if given), resuming at
+ * bucket cb->args[0], entry cb->args[1].  Flows come and go with packets,
+ * without a generation: a dump is a snapshot of each bucket in turn.
+ */
+int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tm_net *tn = tm_net(sock_net(skb->sk));
+	const struct tm_lb_svc *only = NULL;
+	const struct nlattr *name;
+	struct hlist_head *flows;
+	struct tm_lflow *f;
+	unsigned long b, i;
+	int err = 0;
+
+	/* Validated by the op's policy; genl_dumpit_info() differs by kernel. */
+	name = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, TM_A_LB_NAME);
+	mutex_lock(&tn->lock);
+	if (name) {
+		only = tm_lb_svc_find(tn, nla_data(name));
+		if (!only) {
+			NL_SET_ERR_MSG_ATTR(cb->extack, name,
+					    "No load-balancer service with this name");
+			err = -ENOENT;
+			goto out;
+		}
+	}
+	flows = tn->lb.flows;
+	rcu_read_lock();
+	for (b = cb->args[0]; flows && b < TM_LFLOW_BUCKETS;
+	     b++, cb->args[1] = 0) {
+		i = 0;
+		hlist_for_each_entry_rcu(f, &flows[b], node) {
+			if (only && f->svc != only)
+				continue;
+			if (i++ < cb->args[1])
+				continue;
+			err = tm_fill_flow(skb, f, NETLINK_CB(cb->skb).portid,
+					   cb->nlh->nlmsg_seq);
+			if (err)
+				break;
+			cb->args[1] = i;
+		}
+		if (err)
+			break;
+		cb->args[0] = b + 1;
+	}
+	rcu_read_unlock();
+out:
+	mutex_unlock(&tn->lock);
+	if (err == -EMSGSIZE && skb->len)
+		err = 0;
+	return err ?: skb->len;
+}
