@@ -54,6 +54,15 @@ test_plain_cycles()
 	log_test "$CYCLES insmod/rmmod cycles"
 }
 
+# lb_service NS I: a service with a backend, named by a prerouting rule.
+lb_service()
+{
+	"$TMCTL" -n "$1" lb service add web vip "fd00:$2::80" sid "fd00:$2::1b" &&
+		"$TMCTL" -n "$1" lb backend add web "fc00:$2::100" &&
+		"$TMCTL" -n "$1" table add "pre$2" family ip6 hook prerouting &&
+		"$TMCTL" -n "$1" rule add "pre$2" dst "fd00:$2::80/128" lb web
+}
+
 test_unload_with_state()
 {
 	local i fails=0 ns
@@ -65,16 +74,21 @@ test_unload_with_state()
 		# SID bindings hold a hook and a connection table too.
 		"$TMCTL" -n "$ns" sid add "fc00:$i::100" accept policy always ||
 			fails=$((fails + 1))
+		# So do load-balancer services, which rules hold references to.
+		lb_service "$ns" "$i" || fails=$((fails + 1))
 		reload || fails=$((fails + 1))
 		[ -z "$("$TMCTL" -n "$ns" table list)" ] || fails=$((fails + 1))
 		[ -z "$("$TMCTL" -n "$ns" sid show)" ] || fails=$((fails + 1))
+		[ -z "$("$TMCTL" -n "$ns" lb service show)" ] ||
+			fails=$((fails + 1))
 		# And a namespace that dies with a binding frees it.
 		"$TMCTL" -n "$ns" sid add "fc00:$i::200" accept policy never ||
 			fails=$((fails + 1))
+		lb_service "$ns" "$i" || fails=$((fails + 1))
 		cleanup_ns
 	done
 	expect_eq "failures" "$fails" 0
-	log_test "unload with tables and SIDs in live namespaces frees them"
+	log_test "unload with tables, SIDs and services in live namespaces frees them"
 }
 
 # ns1 --veth-- ns2: UDP and ping floods into ns2, whose table has 2000

@@ -2,7 +2,8 @@
 /*
  * tmctl monitor: print the events of the module's "events" multicast group
  * until interrupted, one line each.  Text lines are commands in tmctl's
- * own syntax ("rule add ...", "table del ...", "sid add ...") followed by
+ * own syntax ("rule add ...", "table del ...", "sid add ...", "lb service
+ * add ...", "lb backend del ...") followed by
  * a comment with the generation; commits are comment lines.  With -j, one
  * JSON object per line with an "event" key.
  */
@@ -24,6 +25,10 @@ static const char * const tm_event_names[TM_CMD_MAX + 1] = {
 	[TM_CMD_SID_NEW] = "sid-new",
 	[TM_CMD_SID_SET] = "sid-set",
 	[TM_CMD_SID_DEL] = "sid-del",
+	[TM_CMD_LB_SERVICE_NEW] = "lb-service-new",
+	[TM_CMD_LB_SERVICE_DEL] = "lb-service-del",
+	[TM_CMD_LB_BACKEND_NEW] = "lb-backend-new",
+	[TM_CMD_LB_BACKEND_DEL] = "lb-backend-del",
 };
 
 /* "table add NAME ..." with the keywords table add takes. */
@@ -102,6 +107,18 @@ static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 	case TM_CMD_SID_DEL:
 		tm_sid_text(tb, "del", false);
 		break;
+	case TM_CMD_LB_SERVICE_NEW:
+		tm_lb_service_text(tb, "add");
+		break;
+	case TM_CMD_LB_SERVICE_DEL:
+		tm_lb_service_text(tb, "del");
+		break;
+	case TM_CMD_LB_BACKEND_NEW:
+		tm_lb_backend_text(tb, "add");
+		break;
+	case TM_CMD_LB_BACKEND_DEL:
+		tm_lb_backend_text(tb, "del");
+		break;
 	default:
 		printf("# event %u", cmd);
 		break;
@@ -140,6 +157,14 @@ static void tm_event_json(const struct nlattr **tb, uint8_t cmd)
 	case TM_CMD_SID_SET:
 	case TM_CMD_SID_DEL:
 		tm_sid_fields(tb, true);
+		break;
+	case TM_CMD_LB_SERVICE_NEW:
+	case TM_CMD_LB_SERVICE_DEL:
+		tm_lb_service_fields(tb, true);
+		break;
+	case TM_CMD_LB_BACKEND_NEW:
+	case TM_CMD_LB_BACKEND_DEL:
+		tm_lb_backend_fields(tb);
 		break;
 	}
 	if (tb[TM_A_NET_GENERATION])

@@ -388,7 +388,56 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_SID_UNKNOWN] = MNL_TYPE_U64,
 	[TM_A_SID_MALFORMED] = MNL_TYPE_U64,
 	[TM_A_SID_LOAD] = MNL_TYPE_U32,
+	[TM_A_SID_REPORTS] = MNL_TYPE_U64,
+	[TM_A_LB_NAME] = MNL_TYPE_NUL_STRING,
+	[TM_A_LB_VIP] = MNL_TYPE_BINARY,
+	[TM_A_LB_PROTO] = MNL_TYPE_U8,
+	[TM_A_LB_PORT] = MNL_TYPE_U16,
+	[TM_A_LB_SID] = MNL_TYPE_BINARY,
+	[TM_A_LB_CHOICES] = MNL_TYPE_U8,
+	[TM_A_LB_TABLE_SIZE] = MNL_TYPE_U32,
+	[TM_A_LB_MAX_FLOWS] = MNL_TYPE_U32,
+	[TM_A_LB_IDLE_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_LB_FIN_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_LB_SYN_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_LB_BACKENDS] = MNL_TYPE_NESTED,
+	[TM_A_LB_BACKEND] = MNL_TYPE_NESTED,
+	[TM_A_LB_BACKEND_SID] = MNL_TYPE_BINARY,
+	[TM_A_LB_BACKEND_WEIGHT] = MNL_TYPE_U32,
+	[TM_A_LB_FLOWS] = MNL_TYPE_U32,
+	[TM_A_LB_HUNTS] = MNL_TYPE_U64,
+	[TM_A_LB_RECOVERIES] = MNL_TYPE_U64,
+	[TM_A_LB_STEERED] = MNL_TYPE_U64,
+	[TM_A_LB_REPORTS] = MNL_TYPE_U64,
+	[TM_A_LB_LEARNED] = MNL_TYPE_U64,
+	[TM_A_LB_EXPIRED] = MNL_TYPE_U64,
+	[TM_A_LB_FULL] = MNL_TYPE_U64,
+	[TM_A_LB_DROPPED] = MNL_TYPE_U64,
+	[TM_A_LB_TOO_BIG] = MNL_TYPE_U64,
+	[TM_A_LB_MALFORMED] = MNL_TYPE_U64,
+	[TM_A_LB_FLOW_CLIENT] = MNL_TYPE_BINARY,
+	[TM_A_LB_FLOW_CPORT] = MNL_TYPE_U16,
+	[TM_A_LB_FLOW_VPORT] = MNL_TYPE_U16,
+	[TM_A_LB_FLOW_STATE] = MNL_TYPE_U8,
+	[TM_A_LB_FLOW_SERVER] = MNL_TYPE_BINARY,
+	[TM_A_LB_FLOW_IDLE] = MNL_TYPE_U32,
 };
+
+/* The attributes that are IPv6 addresses only: 16 bytes. */
+static bool tm_attr_ipv6(int type)
+{
+	switch (type) {
+	case TM_A_SID_ADDR:
+	case TM_A_LB_VIP:
+	case TM_A_LB_SID:
+	case TM_A_LB_BACKEND_SID:
+	case TM_A_LB_FLOW_CLIENT:
+	case TM_A_LB_FLOW_SERVER:
+		return true;
+	default:
+		return false;
+	}
+}
 
 static int tm_attr_cb(const struct nlattr *attr, void *data)
 {
@@ -405,8 +454,8 @@ static int tm_attr_cb(const struct nlattr *attr, void *data)
 	    mnl_attr_get_payload_len(attr) != 4 &&
 	    mnl_attr_get_payload_len(attr) != 16)
 		return MNL_CB_OK;
-	/* A SID is an IPv6 address. */
-	if (type == TM_A_SID_ADDR && mnl_attr_get_payload_len(attr) != 16)
+	/* A SID, a VIP, a client: IPv6 addresses. */
+	if (tm_attr_ipv6(type) && mnl_attr_get_payload_len(attr) != 16)
 		return MNL_CB_OK;
 	tb[type] = attr;
 	return MNL_CB_OK;
@@ -417,6 +466,13 @@ int tm_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb)
 {
 	memset(tb, 0, sizeof(*tb) * (TM_A_MAX + 1));
 	return mnl_attr_parse(nlh, sizeof(struct genlmsghdr), tm_attr_cb, tb);
+}
+
+/* The same for the attributes inside the nest @nest. */
+int tm_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb)
+{
+	memset(tb, 0, sizeof(*tb) * (TM_A_MAX + 1));
+	return mnl_attr_parse_nested(nest, tm_attr_cb, tb);
 }
 
 uint8_t tm_attr_u8(const struct nlattr **tb, int type, uint8_t def)

@@ -152,6 +152,12 @@ void tm_out_bool(const char *key, bool val)
 	fputs(val ? "true" : "false", stdout);
 }
 
+void tm_out_null(const char *key)
+{
+	tm_out_key(key);
+	fputs(tmctl.json ? "null" : "-", stdout);
+}
+
 void tm_out_ratio(const char *key, uint64_t num, uint64_t den)
 {
 	tm_out_key(key);

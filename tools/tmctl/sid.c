@@ -48,6 +48,7 @@ static const struct {
 	{ "steered", TM_A_SID_STEERED },
 	{ "unknown", TM_A_SID_UNKNOWN },
 	{ "malformed", TM_A_SID_MALFORMED },
+	{ "reports", TM_A_SID_REPORTS },
 };
 
 /* The action words of a SID: one for now, the grammar stays open. */
@@ -78,6 +79,7 @@ static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_COUNTER + 3] = { "steered", true },
 	[TM_S_COUNTER + 4] = { "unknown", true },
 	[TM_S_COUNTER + 5] = { "malformed", true },
+	[TM_S_COUNTER + 6] = { "reports", true },
 };
 
 struct tm_sid_req {

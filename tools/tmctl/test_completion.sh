@@ -3,8 +3,8 @@
 #
 # test_completion.sh: the bash completion of tmctl (tmctl.bash-completion),
 # called as bash calls it (COMP_WORDS, COMP_CWORD) with a stand-in tmctl
-# that lists two tables, and each COMPREPLY compared with the words
-# expected.  Prints one line per failure and "N passed, N failed".
+# that lists two tables and two load-balancer services, and each COMPREPLY
+# compared with the words expected.  Prints one line per failure and "N passed, N failed".
 
 set -u
 
@@ -12,12 +12,27 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# The stand-in: "table list" prints what the real one prints.
+# The stand-in: "table list" and "lb service list" print what the real
+# one prints.
 cat > "$tmp/tmctl" <<'EOF'
 #!/bin/sh
-[ "$*" = "table list" ] || [ "$*" = "-n blue table list" ] || exit 2
-echo "table filter family inet hook input priority 0 policy accept engine tuplemerge rules 3 handle 1"
-echo "table edge family ip6 hook prerouting priority 0 policy drop engine tss rules 0 handle 2"
+case "$*" in
+"table list" | "-n blue table list")
+	echo "table filter family inet hook input priority 0 policy accept engine tuplemerge rules 3 handle 1"
+	echo "table edge family ip6 hook prerouting priority 0 policy drop engine tss rules 0 handle 2"
+	;;
+"lb service list" | "-n blue lb service list")
+	echo "service web vip 2001:db8::80 tcp port 80 sid fc00:ff::1 choices 2 table-size 65537"
+	printf '\tmax-flows 1048576 idle-timeout 40 fin-timeout 10 syn-timeout 5\n'
+	printf '\tbackend fc00:1::100 weight 1\n'
+	printf '\tflows 0 hunts 0 recoveries 0 steered 0 reports 0 learned 0 expired 0 full 0 dropped 0 too-big 0 malformed 0\n'
+	echo "service dns vip 2001:db8::53 tcp port any sid fc00:ff::2 choices 2 table-size 65537"
+	printf '\tmax-flows 1048576 idle-timeout 40 fin-timeout 10 syn-timeout 5\n'
+	;;
+*)
+	exit 2
+	;;
+esac
 EOF
 chmod +x "$tmp/tmctl"
 
@@ -49,10 +64,10 @@ expect()
 	fi
 }
 
-expect "tmctl " "table rule counters stats sid monitor import"
+expect "tmctl " "table rule counters stats sid lb monitor import"
 expect "tmctl r" "rule"
 expect "tmctl --j" "--json"
-expect "tmctl -j " "table rule counters stats sid monitor import"
+expect "tmctl -j " "table rule counters stats sid lb monitor import"
 expect "tmctl table " "add del list show"
 expect "tmctl table del " "filter edge"
 expect "tmctl table show f" "filter"
@@ -104,6 +119,36 @@ expect "tmctl sid add fc00 : 1 :: 100 accept " "policy"
 expect "tmctl sid add fc00::1 drop " ""
 expect "tmctl sid del fc00::1 " ""
 expect "tmctl sid show " ""
+expect "tmctl l" "lb"
+expect "tmctl lb " "service backend flows"
+expect "tmctl lb s" "service"
+expect "tmctl lb service " "add del show list"
+expect "tmctl lb service del " "web dns"
+expect "tmctl lb s sh w" "web"
+expect "tmctl -n blue lb service show d" "dns"
+expect "tmctl lb service list " ""
+expect "tmctl lb service add " ""
+expect "tmctl lb service add web " \
+	"vip sid tcp port choices table-size max-flows idle-timeout fin-timeout syn-timeout"
+expect "tmctl lb service add web vip " ""
+expect "tmctl lb service add web vip 2001 : db8 :: 80 s" "sid syn-timeout"
+expect "tmctl lb service add web vip 2001 : db8 :: " ""
+expect "tmctl lb service add web tcp p" "port"
+expect "tmctl lb service add web choices " ""
+expect "tmctl lb backend " "add del"
+expect "tmctl lb backend add " "web dns"
+expect "tmctl lb backend add web " ""
+expect "tmctl lb backend add web fc00 : 1 :: 100 " "weight"
+expect "tmctl lb backend add web fc00::1 w" "weight"
+expect "tmctl lb backend add web fc00 :: " ""
+expect "tmctl lb backend add web fc00::1 weight " ""
+expect "tmctl lb backend del web fc00::1 " ""
+expect "tmctl lb flows " "show flush"
+expect "tmctl lb flows flush " "web dns"
+expect "tmctl lb f s " "web dns"
+expect "tmctl lb flows show web " ""
+expect "tmctl rule add filter dst 2001:db8::80 lb " "web dns"
+expect "tmctl import filter x lb " "web dns"
 touch "$tmp/batch.rules"
 expect "tmctl -f $tmp/bat" "$tmp/batch.rules"
 

@@ -379,7 +379,7 @@ ok "sid list" sid list
 ok "sid alone" sid
 ok "sid show line reads back" sid add fc00:1::100 accept policy conns 4 \
 	conns-now 1 accepted 3 passed 0 forced 0 steered 12 unknown 0 \
-	malformed 0
+	malformed 0 reports 7
 
 bad "sid, bad SID" "sid add: 'fc00::zz': not an IPv6 address" \
 	sid add fc00::zz accept policy always
@@ -432,6 +432,129 @@ bad "sid show, bad SID" "sid show: 'host': not an IPv6 address" sid show host
 bad "sid show, extra word" "sid show: unexpected 'x'" sid show fc00::1 x
 bad "sid verb" "sid: unknown command 'set' (add, replace, del, show, list)" \
 	sid set fc00::1
+
+# lb: load-balancer services, parsed before any netlink traffic.
+lbs=(vip 2001:db8::80 sid fc00:ff::1)
+ok "lb service add, minimal" lb service add web "${lbs[@]}"
+ok "lb service add, every option" lb service add web vip 2001:db8::80 \
+	sid fc00:ff::1 tcp port 80 choices 8 table-size 1048573 \
+	max-flows 16777216 idle-timeout 40 fin-timeout 10 syn-timeout 5
+ok "lb service add, port 0 and limits" lb service add web "${lbs[@]}" port 0 \
+	choices 1 table-size 2 max-flows 1 idle-timeout 86400
+ok "lb service add, port 65535" lb service add web "${lbs[@]}" port 65535
+ok "lb service add, abbreviated" lb s a web vi 2001:db8::80 si fc00:ff::1 \
+	tc po 443 c 2 ta 65537 m 100 i 1 fin 1 sy 1
+ok "lb service add, longest name" lb service add \
+	abcdefghijklmnopqrstuvwxyz01234 "${lbs[@]}"
+ok "lb service del" lb service del web
+ok "lb service show" lb service show
+ok "lb service show NAME" lb service show web
+ok "lb service list" lb service list
+ok "lb service alone" lb service
+ok "lb alone" lb
+ok "lb backend add" lb backend add web fc00:1::100
+ok "lb backend add, weight" lb backend add web fc00:1::100 weight 65535
+ok "lb backend add, weight 1" lb b a web fc00:1::100 w 1
+ok "lb backend del" lb backend delete web fc00:1::100
+ok "lb flows show" lb flows show
+ok "lb flows show NAME" lb flows show web
+ok "lb flows alone" lb flows
+ok "lb flows flush" lb flows flush web
+ok "rule action lb" rule add t dst 2001:db8::80/128 proto tcp dport 80 lb web
+
+bad "lb, bad VIP" "lb service add: '2001:db8::zz': not an IPv6 address" \
+	lb service add web vip 2001:db8::zz sid fc00:ff::1
+bad "lb, IPv4 VIP" "lb service add: '192.0.2.80': a VIP is an IPv6 address, not IPv4" \
+	lb service add web vip 192.0.2.80 sid fc00:ff::1
+bad "lb, VIP prefix" "lb service add: '2001:db8::80/128': not an IPv6 address" \
+	lb service add web vip 2001:db8::80/128 sid fc00:ff::1
+bad "lb, bad SID" "lb service add: 'lb1': not an IPv6 address" \
+	lb service add web vip 2001:db8::80 sid lb1
+bad "lb, IPv4 SID" "lb service add: '10.0.0.1': a SID is an IPv6 address, not IPv4" \
+	lb service add web vip 2001:db8::80 sid 10.0.0.1
+bad "lb, missing vip" "lb service add: missing 'vip ADDR' (the service's IPv6 address)" \
+	lb service add web sid fc00:ff::1 port 80
+bad "lb, missing sid" "lb service add: missing 'sid LBSID' (the load balancer's own SID)" \
+	lb service add web vip 2001:db8::80 tcp
+bad "lb, missing name" "lb service add: missing service name" lb service add
+bad "lb, empty name" "lb service add: service name is empty" \
+	lb service add "" "${lbs[@]}"
+bad "lb, name too long" "lb service add: service name 'abcdefghijklmnopqrstuvwxyz012345' is longer than 31 bytes" \
+	lb service add abcdefghijklmnopqrstuvwxyz012345 "${lbs[@]}"
+bad "lb, choices 0" "lb service add: bad choices '0' (expected 1..8)" \
+	lb service add web "${lbs[@]}" choices 0
+bad "lb, choices 9" "lb service add: bad choices '9' (expected 1..8)" \
+	lb service add web "${lbs[@]}" choices 9
+bad "lb, bad port" "lb service add: bad port '65536' (expected 0..65535)" \
+	lb service add web "${lbs[@]}" port 65536
+bad "lb, port range" "lb service add: bad port '80-81' (expected 0..65535)" \
+	lb service add web "${lbs[@]}" port 80-81
+bad "lb, table-size not prime" "lb service add: bad table-size '65536': not a prime (next prime: 65537)" \
+	lb service add web "${lbs[@]}" table-size 65536
+bad "lb, table-size too big" "lb service add: bad table-size '1048576' (expected 2..1048573)" \
+	lb service add web "${lbs[@]}" table-size 1048576
+bad "lb, max-flows" "lb service add: bad max-flows '16777217' (expected 1..16777216)" \
+	lb service add web "${lbs[@]}" max-flows 16777217
+bad "lb, idle-timeout 0" "lb service add: bad idle-timeout '0' (expected 1..86400)" \
+	lb service add web "${lbs[@]}" idle-timeout 0
+bad "lb, fin-timeout" "lb service add: bad fin-timeout '10s' (expected 1..86400)" \
+	lb service add web "${lbs[@]}" fin-timeout 10s
+bad "lb, syn-timeout" "lb service add: bad syn-timeout '86401' (expected 1..86400)" \
+	lb service add web "${lbs[@]}" syn-timeout 86401
+bad "lb, unknown keyword" "lb service add: unknown keyword 'udp'" \
+	lb service add web "${lbs[@]}" udp
+bad "lb, ambiguous keyword" "lb service add: ambiguous keyword 's' (sid, syn-timeout)" \
+	lb service add web vip 2001:db8::80 s fc00:ff::1
+bad "lb, keyword twice" "lb service add: vip given twice" \
+	lb service add web "${lbs[@]}" vip 2001:db8::81
+bad "lb, tcp twice" "lb service add: tcp given twice" \
+	lb service add web "${lbs[@]}" tcp tcp
+bad "lb, no value" "lb service add: 'choices' needs a value" \
+	lb service add web "${lbs[@]}" choices
+bad "lb del, extra word" "lb service del: unexpected 'now'" \
+	lb service del web now
+bad "lb del, no name" "lb service del: missing service name" lb service del
+bad "lb show, extra word" "lb service show: unexpected 'x'" \
+	lb service show web x
+bad "lb show, name too long" "lb service show: service name 'abcdefghijklmnopqrstuvwxyz012345' is longer than 31 bytes" \
+	lb service show abcdefghijklmnopqrstuvwxyz012345
+bad "lb list, a name" "lb service list: unexpected 'web'" lb service list web
+bad "lb backend, no SID" "lb backend add: missing backend SID (an IPv6 address)" \
+	lb backend add web
+bad "lb backend, bad SID" "lb backend add: 'fc00:1::100::1': not an IPv6 address" \
+	lb backend add web fc00:1::100::1
+bad "lb backend, IPv4 SID" "lb backend del: '10.0.0.1': a SID is an IPv6 address, not IPv4" \
+	lb backend del web 10.0.0.1
+bad "lb backend, weight 0" "lb backend add: bad weight '0' (expected 1..65535)" \
+	lb backend add web fc00:1::100 weight 0
+bad "lb backend, weight too big" "lb backend add: bad weight '65536' (expected 1..65535)" \
+	lb backend add web fc00:1::100 weight 65536
+bad "lb backend, weight without value" "lb backend add: 'weight' needs a value" \
+	lb backend add web fc00:1::100 weight
+bad "lb backend, weight twice" "lb backend add: weight given twice" \
+	lb backend add web fc00:1::100 weight 1 weight 2
+bad "lb backend, unknown keyword" "lb backend add: unknown keyword 'priority'" \
+	lb backend add web fc00:1::100 priority 1
+bad "lb backend del, weight" "lb backend del: unexpected 'weight'" \
+	lb backend del web fc00:1::100 weight 1
+bad "lb backend, name too long" "lb backend add: service name 'abcdefghijklmnopqrstuvwxyz012345' is longer than 31 bytes" \
+	lb backend add abcdefghijklmnopqrstuvwxyz012345 fc00:1::100
+bad "lb flows flush, no name" "lb flows flush: missing service name" \
+	lb flows flush
+bad "lb flows show, extra word" "lb flows show: unexpected 'x'" \
+	lb flows show web x
+bad "lb object" "lb: unknown object 'pool' (service, backend, flows)" \
+	lb pool add web
+bad "lb service verb" "lb service: unknown command 'set' (add, del, show, list)" \
+	lb service set web
+bad "lb backend verb" "lb backend: unknown command 'show' (add, del)" \
+	lb backend show web
+bad "lb backend alone" "lb backend: missing command (add, del)" lb backend
+bad "lb flows verb" "lb flows: unknown command 'del' (show, flush)" \
+	lb flows del web
+bad "rule lb, name too long" "rule add: lb service name is longer than 31 bytes" \
+	rule add t lb abcdefghijklmnopqrstuvwxyz012345
+bad "rule lb, no name" "rule add: 'lb' needs a value" rule add t lb
 
 # import: the ClassBench reader's errors and the action words.
 printf '@10.0.0.0/8\t0.0.0.0/0\t0 : 65535\t80 : 80\t0x06/0xFF\n' > cb.rules

@@ -119,8 +119,33 @@ void tm_usage(FILE *f)
 		"  sid del SID\n"
 		"  sid show [SID]                     (also: sid list)\n"
 		"  SID: an IPv6 address routed with seg6local End\n"
-		"  POLICY: always | never | conns N | backlog N   (N: 1..4294967295)\n"
-		"\n"
+		"  POLICY: always | never | conns N | backlog N | load N\n"
+		"          (N: 1..4294967295)\n"
+		"\n");
+	fprintf(f,
+		"Load balancer (SRv6, LB side):\n"
+		"  lb service add NAME vip ADDR sid LBSID [tcp] [port PORT]\n"
+		"                 [choices K] [table-size N] [max-flows N]\n"
+		"                 [idle-timeout SEC] [fin-timeout SEC]\n"
+		"                 [syn-timeout SEC]\n"
+		"  lb service del NAME\n"
+		"  lb service show [NAME]             (also: lb service list)\n"
+		"  lb backend add NAME SID [weight W]\n"
+		"  lb backend del NAME SID\n"
+		"  lb flows show [NAME]\n"
+		"  lb flows flush NAME\n"
+		"  ADDR, LBSID, SID: IPv6 addresses\n"
+		"  Defaults: tcp, port 0 (any), choices 2 (1..%u),\n"
+		"  table-size %u (a prime, up to %u),\n"
+		"  max-flows %u (up to %u), idle-timeout %u, fin-timeout %u,\n"
+		"  syn-timeout %u (seconds), weight 1 (1..65535)\n"
+		"  Rules send packets to a service with the action 'lb NAME'.\n"
+		"\n",
+		TM_LB_MAX_CHOICES, TM_LB_TABLE_SIZE_DEFAULT, TM_LB_TABLE_SIZE_MAX,
+		TM_LB_MAX_FLOWS_DEFAULT, TM_LB_MAX_FLOWS_LIMIT,
+		TM_LB_IDLE_TIMEOUT_DEFAULT, TM_LB_FIN_TIMEOUT_DEFAULT,
+		TM_LB_SYN_TIMEOUT_DEFAULT);
+	fprintf(f,
 		"Other objects:\n"
 		"  counters reset TABLE [id N]\n"
 		"  stats\n"
@@ -132,7 +157,7 @@ void tm_usage(FILE *f)
 		"                      as one transaction\n"
 		"  -c, --check         parse only, send nothing\n"
 		"  -e, --echo          print the rule an add or replace made\n"
-		"  -s, --no-counters   rule and SID listings without counters\n"
+		"  -s, --no-counters   rule, SID and service listings without counters\n"
 		"  -j, --json          print JSON\n"
 		"  -n, --netns NETNS   run in network namespace NETNS (ip netns)\n"
 		"  -v, --verbose       print summaries on stderr\n"
@@ -174,6 +199,7 @@ static const struct {
 	{ "counters", tm_do_counters },
 	{ "stats", tm_do_stats },
 	{ "sid", tm_do_sid },
+	{ "lb", tm_do_lb },
 	{ "monitor", tm_do_monitor },
 	{ "import", tm_do_import },
 };

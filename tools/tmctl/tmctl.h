@@ -3,8 +3,8 @@
  * tmctl internals: the global options, the words of a command and their
  * error messages, the token parsers and names (parse.c), the netlink
  * session (nl.c), transactions (txn.c), text and JSON output (out.c), and
- * one handler file per object (table.c, rule.c, sid.c, stats.c, monitor.c,
- * batch.c, import.c).
+ * one handler file per object (table.c, rule.c, sid.c, lb.c, stats.c,
+ * monitor.c, batch.c, import.c).
  */
 #ifndef _TMCTL_H
 #define _TMCTL_H
@@ -164,6 +164,8 @@ int tm_nl_talk(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
 /* The last tm_nl_talk() dump was flagged NLM_F_DUMP_INTR. */
 extern bool tm_nl_dump_intr;
 int tm_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
+/* The same for the attributes of a nest, checked the same way. */
+int tm_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb);
 /* A u8 attribute of tb, or @def when absent. */
 uint8_t tm_attr_u8(const struct nlattr **tb, int type, uint8_t def);
 
@@ -251,6 +253,8 @@ void tm_out_str(const char *key, const char *val);
 void tm_out_u64(const char *key, uint64_t val);
 void tm_out_s64(const char *key, int64_t val);
 void tm_out_bool(const char *key, bool val);
+/* A value that is unknown: JSON null, "-" in text. */
+void tm_out_null(const char *key);
 /* A ratio with two decimals. */
 void tm_out_ratio(const char *key, uint64_t num, uint64_t den);
 
@@ -339,11 +343,23 @@ void tm_table_print_fields(const struct nlattr **tb);
 void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters);
 void tm_sid_fields(const struct nlattr **tb, bool counters);
 
+/*
+ * lb.c: monitor's lines for the events of load-balancer services, as the
+ * words of the command that would make them, no newline: "lb service add
+ * NAME vip ...", "lb service del NAME", "lb backend add NAME SID weight
+ * W", "lb backend del NAME SID"; and their fields with tm_out_*().
+ */
+void tm_lb_service_text(const struct nlattr **tb, const char *verb);
+void tm_lb_service_fields(const struct nlattr **tb, bool counters);
+void tm_lb_backend_text(const struct nlattr **tb, const char *verb);
+void tm_lb_backend_fields(const struct nlattr **tb);
+
 /* Object handlers: argv starts after the object name. */
 int tm_do_table(int argc, char **argv);
 int tm_do_rule(int argc, char **argv);
 int tm_do_counters(int argc, char **argv);
 int tm_do_sid(int argc, char **argv);
+int tm_do_lb(int argc, char **argv);
 int tm_do_stats(int argc, char **argv);
 int tm_do_monitor(int argc, char **argv);
 int tm_do_import(int argc, char **argv);

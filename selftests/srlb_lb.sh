@@ -1,0 +1,673 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The SRv6 load balancer end to end (Documentation/srv6-lb.rst): the
+# module in the load balancer's namespace sends each new TCP connection
+# through the candidates of an SRH it inserts; the module in each server's
+# namespace accepts it or passes it on (srlb_accept.sh tests that side
+# alone); the accepting server reports itself with its SYN-ACK, through the
+# load balancer, which then steers the connection straight to it; the
+# server's later replies go directly to the client.
+#
+#                  +--------------------------+
+#                  | client                   |
+#                  |   veth0 fd00:c::2/64     |
+#                  +------------+-------------+
+#                               |
+#  +----------------------------+-----------------------------+
+#  | lb                    vc fd00:c::1/64                    |
+#  |   forwarding on; fc00:i::/64 via fd00:i::2 (i = 1, 2, 3) |
+#  |   table lbt (ip6, prerouting):                           |
+#  |     dst VIP tcp dport 8080 -> lb web   (LB SID fd00:1b::1) |
+#  |     dst VIP tcp dport 8081 -> lb aging (LB SID fd00:1b::2) |
+#  |   v1 fd00:1::1/64     v2 fd00:2::1/64    v3 fd00:3::1/64 |
+#  +--------+-------------------+------------------+----------+
+#           |                   |                  |
+#  +--------+-------+  +--------+-------+  +-------+--------+
+#  | srv1 ("s1")    |  | srv2 ("s2")    |  | srv3 ("s3")    |
+#  |  veth0         |  |  veth0         |  |  veth0         |
+#  |   fd00:1::2/64 |  |   fd00:2::2/64 |  |   fd00:3::2/64 |
+#  |  SID           |  |  SID           |  |  SID           |
+#  |   fc00:1::100  |  |   fc00:2::100  |  |   fc00:3::100  |
+#  +----------------+  +----------------+  +----------------+
+#
+# Every server: lo fd00:100::1/128 (the VIP), default via fd00:i::1 (so
+# reports to the LB SIDs reach lb), "fc00:i::100/128 encap seg6local action
+# End dev veth0" bound with tmctl sid add, and socat on [VIP]:8080 and
+# [VIP]:8081 answering with its name ("s1"), then echoing what it reads.
+# Both services hunt through all three servers (choices 3); "aging" has
+# timeouts of 1-2 s.  Every link has the default MTU, 1500: the SRH does
+# not fit a full-sized packet of the client, which lb answers with Packet
+# Too Big.
+
+source "$(dirname "$0")/lib.sh"
+
+require_root
+require_cmd ip socat python3 timeout ss
+require_module
+
+VIP=fd00:100::1
+LB_SID=fd00:1b::1
+LB_SID2=fd00:1b::2
+PORT=8080
+PORT2=8081
+
+client='' lb='' srv1='' srv2='' srv3=''
+setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
+SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
+
+TMP=$(mktemp -d)
+LISTENERS=()
+LONG_PID=()	# the client's socat of each long-lived connection, by number
+LONG_FD=()	# this shell's end of the fifo that feeds it
+
+cleanup()
+{
+	local ns
+
+	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
+	for ns in "${NS_LIST[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	wait 2>/dev/null
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+sid_of()
+{
+	echo "fc00:$1::100"
+}
+
+tm_lb()
+{
+	"$TMCTL" -n "$lb" "$@"
+}
+
+tm_srv()
+{
+	local i=$1
+
+	shift
+	"$TMCTL" -n "${SRV[i]}" "$@"
+}
+
+# number_after NAME: the number after the word NAME in stdin.
+number_after()
+{
+	awk -v name="$1" '{
+		for (i = 1; i < NF; i++)
+			if ($i == name && $(i + 1) ~ /^[0-9]+$/) {
+				print $(i + 1)
+				exit
+			}
+	}'
+}
+
+# lbc SERVICE NAME: a counter of a service ("flows", "hunts", ...).
+lbc()
+{
+	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
+}
+
+# sidc I NAME: a counter of server I's SID ("accepted", "reports", ...).
+sidc()
+{
+	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | number_after "$2"
+}
+
+# poll_eq WHAT WANT CMD...: one check that CMD prints WANT, polled 10 s.
+poll_eq()
+{
+	local what=$1 want=$2 end=$((SECONDS + 10)) got
+
+	shift 2
+	while :; do
+		got=$("$@")
+		[ "$got" = "$want" ] && break
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	expect_eq "$what" "$got" "$want"
+}
+
+# sum_sidc NAME: the sum of a counter over the three servers.
+sum_sidc()
+{
+	echo $(( $(sidc 1 "$1") + $(sidc 2 "$1") + $(sidc 3 "$1") ))
+}
+
+policies()
+{
+	local verb=$1 i p words
+
+	shift
+	for i in 1 2 3; do
+		p=$1
+		shift
+		read -ra words <<<"$p"
+		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy "${words[@]}"
+		check_err $? "s$i: sid $verb $(sid_of "$i") accept policy $p"
+	done
+}
+
+# lb_config: the services, their backends and rules on lb.
+lb_config()
+{
+	local i
+
+	tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp port "$PORT" \
+		choices 3 &&
+		tm_lb lb service add aging vip "$VIP" sid "$LB_SID2" tcp \
+			port "$PORT2" choices 3 idle-timeout 2 fin-timeout 1 \
+			syn-timeout 1 || return 1
+	for i in 1 2 3; do
+		tm_lb lb backend add web "$(sid_of "$i")" &&
+			tm_lb lb backend add aging "$(sid_of "$i")" || return 1
+	done
+	tm_lb rule add lbt id 1 dst "$VIP/128" proto tcp dport "$PORT" \
+		lb web &&
+		tm_lb rule add lbt id 2 dst "$VIP/128" proto tcp dport "$PORT2" \
+			lb aging
+}
+
+setup()
+{
+	local i ns
+
+	for ns in "$client" "$lb" "${SRV[@]}"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+	done
+	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
+		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
+		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
+		ip -n "$client" link set veth0 up &&
+		ip -n "$lb" link set vc up &&
+		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+		ip -n "$client" -6 route add default via fd00:c::1 || return 1
+	for i in 1 2 3; do
+		ns=${SRV[i]}
+		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
+			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
+			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
+			ip -n "$lb" link set "v$i" up &&
+			ip -n "$ns" link set veth0 up &&
+			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
+			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
+			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
+			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
+				encap seg6local action End dev veth0 || return 1
+	done
+	tm_lb table add lbt family ip6 hook prerouting || return 1
+	lb_config
+}
+
+start_listeners()
+{
+	local i port
+
+	for i in 1 2 3; do
+		for port in "$PORT" "$PORT2"; do
+			ip netns exec "${SRV[i]}" socat \
+				"TCP6-LISTEN:$port,bind=[$VIP],fork,reuseaddr" \
+				SYSTEM:"echo s$i; cat" 2>/dev/null &
+			LISTENERS+=($!)
+		done
+	done
+}
+
+wait_ready()
+{
+	local end=$((SECONDS + 20)) ns i port
+
+	for ns in "$client" "$lb" "${SRV[@]}"; do
+		while [ -n "$(ip -n "$ns" -6 addr show tentative)" ]; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+	done
+	for i in 1 2 3; do
+		for port in "$PORT" "$PORT2"; do
+			until ip netns exec "${SRV[i]}" ss -Hltn "sport = :$port" |
+			      grep -q .; do
+				[ "$SECONDS" -lt "$end" ] || return 1
+				sleep 0.2
+			done
+		done
+	done
+}
+
+# connect [PORT]: one short connection that sends "hello"; prints the
+# answer (the server's name, then "hello").
+connect()
+{
+	printf 'hello\n' | ip netns exec "$client" timeout 10 \
+		socat -t 5 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
+}
+
+# conns N: N short connections; prints the server of each (one line each,
+# "bad" for a connection that failed or came back wrong).
+conns()
+{
+	local i out
+
+	for ((i = 0; i < $1; i++)); do
+		out=$(connect)
+		case "$out" in
+		s[123]$'\n'hello) echo "${out%%$'\n'*}" ;;
+		*) echo bad ;;
+		esac
+	done
+}
+
+# long_open N [PORT]: long-lived connection N, fed from a fifo.
+long_open()
+{
+	local n=$1 port=${2:-$PORT} fd
+
+	mkfifo "$TMP/in$n" || return 1
+	: >"$TMP/out$n"
+	(
+		for fd in "${LONG_FD[@]}"; do
+			exec {fd}>&-
+		done
+		exec ip netns exec "$client" socat -t 5 - "TCP6:[$VIP]:$port" \
+			<"$TMP/in$n" >"$TMP/out$n" 2>"$TMP/err$n"
+	) &
+	LONG_PID[n]=$!
+	exec {fd}<>"$TMP/in$n"
+	LONG_FD[n]=$fd
+}
+
+long_server()
+{
+	local end=$((SECONDS + 10)) line=
+
+	until read -r line <"$TMP/out$1" && [ -n "$line" ]; do
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	echo "$line"
+}
+
+long_echo()
+{
+	local end=$((SECONDS + 10))
+
+	printf '%s\n' "$2" >&"${LONG_FD[$1]}" || return 1
+	until grep -qx "$2" "$TMP/out$1"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+
+long_close()
+{
+	local n fd end=$((SECONDS + 10))
+
+	for n in "$@"; do
+		fd=${LONG_FD[n]:-}
+		[ -n "$fd" ] || continue
+		exec {fd}>&-
+		unset "LONG_FD[n]"
+	done
+	for n in "$@"; do
+		[ -n "${LONG_PID[n]:-}" ] || continue
+		while kill -0 "${LONG_PID[n]}" 2>/dev/null; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+		wait "${LONG_PID[n]}" 2>/dev/null
+		unset "LONG_PID[n]"
+	done
+}
+
+# The client of the transfer tests: "bulk N" sends N random bytes at once
+# and reads them back; "trickle S" sends 1000 bytes every 50 ms for S
+# seconds, each echoed before the next.  Prints "SERVER ok BYTES" once
+# everything came back unchanged, else what went wrong.
+cat >"$TMP/client.py" <<'EOF'
+import os
+import socket
+import sys
+import time
+
+vip, port, mode, arg = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+s = socket.create_connection((vip, port), timeout=20)
+f = s.makefile("rb")
+name = f.readline().strip().decode()
+
+
+def readn(n):
+    buf = f.read(n)
+    if len(buf) != n:
+        sys.exit("%s short echo: %d of %d bytes" % (name, len(buf), n))
+    return buf
+
+
+if mode == "bulk":
+    data = os.urandom(int(arg))
+    s.sendall(data)
+    s.shutdown(socket.SHUT_WR)
+    total = len(data)
+    if readn(total) != data:
+        sys.exit(name + " echo differs")
+else:
+    end = time.monotonic() + float(arg)
+    total = 0
+    while time.monotonic() < end:
+        data = os.urandom(1000)
+        s.sendall(data)
+        if readn(len(data)) != data:
+            sys.exit(name + " echo differs")
+        total += len(data)
+        time.sleep(0.05)
+    s.shutdown(socket.SHUT_WR)
+if f.read(1):
+    sys.exit(name + " extra bytes")
+print(name, "ok", total)
+EOF
+
+client_py()
+{
+	ip netns exec "$client" timeout 60 python3 "$TMP/client.py" "$VIP" "$@"
+}
+
+test_always()
+{
+	local got hunts
+
+	policies add always never never
+	if [ "$RET" -ne 0 ]; then
+		log_test "always at s1: s1 takes every connection"
+		log_info "no SID could be bound: nothing else can work"
+		exit "$EXIT_STATUS"
+	fi
+	hunts=$(lbc web hunts)
+	got=$(conns 10 | sort | uniq -c | awk '{ print $2 "=" $1 }' | xargs)
+	expect_eq "servers of 10 connections" "$got" "s1=10"
+	poll_eq "s1 accepted" 10 sidc 1 accepted
+	expect_eq "lb hunts" "$(lbc web hunts)" $((hunts + 10))
+	# Each SYN-ACK reported s1 to lb, which learnt it.
+	[ "$(lbc web learned)" -ge 10 ] 2>/dev/null
+	check_err $? "lb learned $(lbc web learned) servers, not 10"
+	log_test "always at s1: s1 takes every connection"
+}
+
+test_never()
+{
+	local got forced passed
+
+	policies replace never never never
+	forced=$(sum_sidc forced)
+	passed=$(sum_sidc passed)
+	got=$(conns 12)
+	expect_eq "failed connections" "$(grep -c bad <<<"$got")" 0
+	# Each went through all 3 candidates: the last one took it.
+	poll_eq "connections forced on the last candidate" $((forced + 12)) \
+		sum_sidc forced
+	expect_eq "connections passed on" "$(sum_sidc passed)" $((passed + 24))
+	log_info "servers: $(sort <<<"$got" | uniq -c | xargs)"
+	log_test "never everywhere: every connection on its last candidate"
+}
+
+test_conns()
+{
+	local n i got=()
+
+	policies replace "conns 2" "conns 2" "conns 2"
+	for i in 1 2 3; do
+		poll_eq "s$i conns-now" 0 sidc "$i" conns-now
+	done
+	for n in 1 2 3 4 5 6; do
+		long_open "$n"
+		got+=("$(long_server "$n")")
+	done
+	expect_eq "servers of 6 long connections" \
+		"$(printf '%s\n' "${got[@]}" | sort | xargs)" "s1 s1 s2 s2 s3 s3"
+	for i in 1 2 3; do
+		poll_eq "s$i conns-now" 2 sidc "$i" conns-now
+	done
+	for n in 1 2 3 4 5 6; do
+		long_echo "$n" "data$n"
+		check_err $? "connection $n: no echo of data$n"
+	done
+	long_close 1 2 3 4 5 6
+	check_err $? "the connections did not end within 10 s"
+	for i in 1 2 3; do
+		poll_eq "s$i conns-now after close" 0 sidc "$i" conns-now
+	done
+	log_test "conns 2 (SR_c): two connections on each server"
+}
+
+# The server reports through lb until lb steers the flow to it; then its
+# replies go straight to the client.
+test_sticky()
+{
+	local s i reports steered line
+
+	policies replace always always always
+	long_open 7
+	s=$(long_server 7)
+	i=${s#s}
+	case "$i" in
+	[123]) ;;
+	*) check_err 1 "long connection 7 not answered ('$s')"
+	   log_test "stickiness and direct return"
+	   return ;;
+	esac
+	long_echo 7 first
+	check_err $? "connection 7: no first echo"
+	reports=$(sidc "$i" reports)
+	steered=$(lbc web steered)
+	for w in a b c d e f g h; do
+		long_echo 7 "word$w"
+		check_err $? "connection 7: no echo of word$w"
+	done
+	expect_eq "reports of s$i during 8 echoes" "$(sidc "$i" reports)" \
+		"$reports"
+	[ "$(lbc web steered)" -ge $((steered + 8)) ] 2>/dev/null
+	check_err $? "lb steered $(lbc web steered), not 8 more than $steered"
+	line=$(tm_lb lb flows show web | grep " state steer ")
+	grep -q " server $(sid_of "$i") " <<<"$line"
+	check_err $? "lb flow not steered to s$i: '$line'"
+	long_close 7
+	check_err $? "connection 7 did not end"
+	log_test "stickiness: steered to s$i, replies direct, not reported"
+}
+
+# Removing a backend: its connections stay, new ones go elsewhere.
+test_backend_del()
+{
+	local s i got
+
+	policies replace always always always
+	long_open 8
+	s=$(long_server 8)
+	i=${s#s}
+	tm_lb lb backend del web "$(sid_of "$i")"
+	check_err $? "backend del $(sid_of "$i")"
+	long_echo 8 still
+	check_err $? "connection 8 lost with its backend removed"
+	got=$(conns 8)
+	expect_eq "connections on the removed $s" "$(grep -cx "$s" <<<"$got")" 0
+	expect_eq "failed connections" "$(grep -c bad <<<"$got")" 0
+	tm_lb lb backend add web "$(sid_of "$i")"
+	check_err $? "backend add $(sid_of "$i")"
+	long_close 8
+	log_test "backend del: $s keeps its connection, gets no new one"
+}
+
+test_mtu()
+{
+	local out big
+
+	policies replace always always always
+	big=$(lbc web too-big)
+	out=$(client_py "$PORT" bulk 300000 2>&1)
+	[[ "$out" =~ ^s[123]\ ok\ 300000$ ]]
+	check_err $? "300000 bytes both ways: '$out'"
+	[ "$(lbc web too-big)" -gt "$big" ] 2>/dev/null
+	check_err $? "lb sent no Packet Too Big ($(lbc web too-big))"
+	log_test "MTU: Packet Too Big leaves room for the SRH, data intact"
+}
+
+test_aging()
+{
+	local expired rec s
+
+	policies replace always always always
+	expired=$(lbc aging expired)
+	[ "$(connect "$PORT2")" != "" ]
+	check_err $? "no connection to port $PORT2"
+	# FIN seen: the flow goes within fin-timeout 1 s (and the 1 s GC).
+	poll_eq "aging flows after a closed connection" 0 lbc aging flows
+	[ "$(lbc aging expired)" -gt "$expired" ] 2>/dev/null
+	check_err $? "no flow counted expired"
+
+	rec=$(lbc aging recoveries)
+	long_open 9 "$PORT2"
+	s=$(long_server 9)
+	long_echo 9 before
+	check_err $? "connection 9: no echo"
+	poll_eq "aging flows once idle for 2 s" 0 lbc aging flows
+	# lb forgot it: the data hunts, and only its server takes it.
+	long_echo 9 after
+	check_err $? "connection 9: no echo after lb forgot the flow"
+	[ "$(lbc aging recoveries)" -gt "$rec" ] 2>/dev/null
+	check_err $? "no recovery counted"
+	tm_lb lb flows show aging | grep -q " state steer server "
+	check_err $? "the recovered flow is not steered: $(tm_lb lb flows show aging)"
+	long_close 9
+	log_test "idle and closed flows age out; $s recovers its idle flow"
+}
+
+# A transfer survives lb forgetting its flows, then lb's whole
+# configuration going and coming back (a restart).
+test_restart()
+{
+	local pid out
+
+	policies replace always always always
+	client_py "$PORT" trickle 8 >"$TMP/trickle" 2>&1 &
+	pid=$!
+	sleep 2
+	tm_lb lb flows flush web
+	check_err $? "lb flows flush web"
+	sleep 2
+	tm_lb rule del lbt id 1 && tm_lb rule del lbt id 2 &&
+		tm_lb lb service del web && tm_lb lb service del aging
+	check_err $? "removing lb's configuration"
+	lb_config
+	check_err $? "configuring lb again"
+	wait "$pid"
+	out=$(cat "$TMP/trickle")
+	[[ "$out" =~ ^s[123]\ ok\ [0-9]+$ ]]
+	check_err $? "transfer across the restart: '$out'"
+	[ "$(lbc web recoveries)" -gt 0 ] 2>/dev/null
+	check_err $? "the restarted lb recovered nothing"
+	log_test "lb restart mid-transfer: the connection lives on"
+}
+
+# Packets to an LB SID that are not well-formed reports: dropped, counted.
+send_bad_reports()
+{
+	ip netns exec "${SRV[1]}" python3 - fd00:1::2 "$LB_SID" "$VIP" \
+		fd00:c::2 "$(sid_of 1)" "$PORT" <<'EOF'
+import socket
+import struct
+import sys
+
+
+def addr(a):
+    return socket.inet_pton(socket.AF_INET6, a)
+
+
+src, lb, vip, client, sid = (addr(a) for a in sys.argv[1:6])
+port = int(sys.argv[6])
+tcp = struct.pack("!HHIIBBHHH", port, 40000, 1, 1, 5 << 4, 0x12, 65535, 0, 0)
+
+
+def packet(saddr, tag, left, segs):
+    srh = struct.pack("!BBBBBBH", 6, 2 * len(segs), 4, left, len(segs) - 1,
+                      0, tag)
+    payload = srh + b"".join(segs) + tcp
+    return (struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) +
+            saddr + lb + payload)
+
+
+REPORT = 0x5204
+pkts = [
+    packet(vip, 0, 2, [client, sid, lb]),                # not a report
+    packet(vip, REPORT, 1, [client, lb]),                 # 2 segments
+    packet(vip, REPORT, 3, [client, sid, sid, lb]),       # 4 segments
+    packet(src, REPORT, 2, [client, sid, lb]),            # not from the VIP
+]
+s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+for p in pkts:
+    s.sendto(p, (sys.argv[2], 0))
+EOF
+}
+
+test_malformed()
+{
+	local bad
+
+	bad=$(lbc web malformed)
+	send_bad_reports
+	check_err $? "python3 could not send the crafted reports"
+	poll_eq "lb malformed" $((bad + 4)) lbc web malformed
+	[ "$(conns 1)" != bad ]
+	check_err $? "no connection after the malformed reports"
+	log_test "malformed reports to the LB SID dropped and counted"
+}
+
+# What the configuration refuses, with the reason.
+test_errors()
+{
+	local out
+
+	out=$(tm_lb lb service del web 2>&1)
+	check_fail $? "service del of a service a rule uses"
+	[[ "$out" == *"in use"* ]]
+	check_err $? "service in use: '$out'"
+	out=$(tm_lb rule add lbt id 9 dst "$VIP/128" lb nosuch 2>&1)
+	check_fail $? "rule for a service that does not exist"
+	[[ "$out" == *"No load-balancer service"* ]]
+	check_err $? "no such service: '$out'"
+	tm_lb table add inp family ip6 hook input >/dev/null 2>&1
+	out=$(tm_lb rule add inp id 1 dst "$VIP/128" lb web 2>&1)
+	check_fail $? "lb rule in an input table"
+	[[ "$out" == *"prerouting"* ]]
+	check_err $? "lb rule at input: '$out'"
+	tm_lb table del inp >/dev/null 2>&1
+	out=$(tm_lb lb service add other vip fd00:200::1 sid "$LB_SID" 2>&1)
+	check_fail $? "a second service with the same LB SID"
+	out=$(tm_lb lb backend add web "$(sid_of 1)" 2>&1)
+	check_fail $? "a backend twice"
+	out=$(tm_lb lb service add other vip fd00:200::1 sid fd00:1b::9 \
+		table-size 65536 2>&1)
+	check_fail $? "a table size that is not a prime"
+	[[ "$out" == *prime* ]]
+	check_err $? "table size: '$out'"
+	log_test "configuration errors refused with their reason"
+}
+
+setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
+start_listeners
+wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+
+test_always
+test_never
+test_conns
+test_sticky
+test_backend_del
+test_mtu
+test_aging
+test_malformed
+test_errors
+test_restart
+
+exit "$EXIT_STATUS"

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tmctl lb service|backend|flows: the load-balancer services of SRv6 load
+ * balancing (LB side).  This file owns the words of the lb commands
+ * ("service add NAME vip ADDR sid LBSID ...", "backend add NAME SID
+ * [weight W]", "flows show|flush"), the names of the flow states, the
+ * requests they make, and the printing of services (a block of lines
+ * each), of their flows (a line each) and of their events (for monitor).
+ * The rule action that sends packets to a service, "lb NAME", is rule.c's.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+
+#include "tmctl.h"
+
+/* Longest service name: a table name's. */
+#define TM_LB_NAME_LEN	(TM_NAME_MAX - 1)
+
+static const char * const tm_lb_state_names[TM_LB_FLOW_MAX + 1] = {
+	[TM_LB_FLOW_HUNT] = "hunt",
+	[TM_LB_FLOW_RECOVER] = "recover",
+	[TM_LB_FLOW_STEER] = "steer",
+	[TM_LB_FLOW_CLOSING] = "closing",
+};
+
+static const char *tm_lb_state_name(unsigned int i)
+{
+	return tm_name(tm_lb_state_names, ARRAY_SIZE(tm_lb_state_names), i);
+}
+
+/* Keywords of lb service add, in the order a service is printed. */
+enum {
+	TM_LB_K_VIP,
+	TM_LB_K_SID,
+	TM_LB_K_TCP,
+	TM_LB_K_PORT,
+	TM_LB_K_CHOICES,
+	TM_LB_K_TABLE_SIZE,
+	TM_LB_K_MAX_FLOWS,
+	TM_LB_K_IDLE_TIMEOUT,
+	TM_LB_K_FIN_TIMEOUT,
+	TM_LB_K_SYN_TIMEOUT,
+	TM_LB_K_MAX
+};
+
+static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
+	[TM_LB_K_VIP] = { "vip", true },
+	[TM_LB_K_SID] = { "sid", true },
+	[TM_LB_K_TCP] = { "tcp", false },
+	[TM_LB_K_PORT] = { "port", true },
+	[TM_LB_K_CHOICES] = { "choices", true },
+	[TM_LB_K_TABLE_SIZE] = { "table-size", true },
+	[TM_LB_K_MAX_FLOWS] = { "max-flows", true },
+	[TM_LB_K_IDLE_TIMEOUT] = { "idle-timeout", true },
+	[TM_LB_K_FIN_TIMEOUT] = { "fin-timeout", true },
+	[TM_LB_K_SYN_TIMEOUT] = { "syn-timeout", true },
+};
+
+/*
+ * The numbers of a service after its port: attribute, range, and the line
+ * of lb service show they are printed on (1 or 2).  The keyword is the
+ * text's; the JSON key the same with '_'.
+ */
+static const struct {
+	uint16_t attr;		/* TM_A_LB_CHOICES is a u8, the others u32 */
+	uint32_t min, max;
+	uint8_t line;
+} tm_lb_numbers[TM_LB_K_MAX] = {
+	[TM_LB_K_CHOICES] = { TM_A_LB_CHOICES, 1, TM_LB_MAX_CHOICES, 1 },
+	[TM_LB_K_TABLE_SIZE] = { TM_A_LB_TABLE_SIZE, 2, TM_LB_TABLE_SIZE_MAX,
+				 1 },
+	[TM_LB_K_MAX_FLOWS] = { TM_A_LB_MAX_FLOWS, 1, TM_LB_MAX_FLOWS_LIMIT,
+				2 },
+	[TM_LB_K_IDLE_TIMEOUT] = { TM_A_LB_IDLE_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
+	[TM_LB_K_FIN_TIMEOUT] = { TM_A_LB_FIN_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
+	[TM_LB_K_SYN_TIMEOUT] = { TM_A_LB_SYN_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
+};
+
+/* The counters of a service, in the order they are printed. */
+static const struct {
+	const char *name;	/* text keyword; JSON key with '_' */
+	uint16_t attr;		/* u64 */
+} tm_lb_counters[] = {
+	{ "hunts", TM_A_LB_HUNTS },
+	{ "recoveries", TM_A_LB_RECOVERIES },
+	{ "steered", TM_A_LB_STEERED },
+	{ "reports", TM_A_LB_REPORTS },
+	{ "learned", TM_A_LB_LEARNED },
+	{ "expired", TM_A_LB_EXPIRED },
+	{ "full", TM_A_LB_FULL },
+	{ "dropped", TM_A_LB_DROPPED },
+	{ "too-big", TM_A_LB_TOO_BIG },
+	{ "malformed", TM_A_LB_MALFORMED },
+};
+
+struct tm_lb_service_req {
+	const char *name;	/* points into the words */
+	uint8_t vip[16];
+	uint8_t sid[16];
+	uint32_t val[TM_LB_K_MAX];	/* port and the numbers */
+	bool seen[TM_LB_K_MAX];
+};
+
+/* Word i is a service name. */
+static int tm_lb_parse_name(const struct tm_words *w, int i)
+{
+	const unsigned char *s;
+
+	if (i >= w->argc)
+		return tm_werror(w, i, "missing service name");
+	if (!w->argv[i][0])
+		return tm_werror(w, i, "service name is empty");
+	if (strlen(w->argv[i]) > TM_LB_NAME_LEN)
+		return tm_werror(w, i,
+				 "service name '%s' is longer than %d bytes",
+				 w->argv[i], TM_LB_NAME_LEN);
+	for (s = (const unsigned char *)w->argv[i]; *s; s++)
+		if (*s < ' ' || *s == 0x7f)
+			return tm_werror(w, i,
+					 "service name has a control character");
+	return 0;
+}
+
+/* Word i is an IPv6 address: @what is "VIP" or "SID", for the messages. */
+static int tm_lb_parse_addr(const struct tm_words *w, int i,
+			    const char *what, uint8_t *addr)
+{
+	const char *arg = w->argv[i];
+	uint8_t v4[4];
+
+	if (inet_pton(AF_INET6, arg, addr) == 1)
+		return 0;
+	if (inet_pton(AF_INET, arg, v4) == 1)
+		return tm_werror(w, i, "'%s': a %s is an IPv6 address, not IPv4",
+				 arg, what);
+	return tm_werror(w, i, "'%s': not an IPv6 address", arg);
+}
+
+static bool tm_lb_prime(uint32_t n)
+{
+	uint32_t d;
+
+	if (n < 2)
+		return false;
+	for (d = 2; d <= n / d; d++)
+		if (!(n % d))
+			return false;
+	return true;
+}
+
+/* Word i is the size of the consistent-hash table: a prime. */
+static int tm_lb_parse_table_size(const struct tm_words *w, int i,
+				  uint32_t *size)
+{
+	uint32_t next;
+
+	if (tm_parse_u32(w, i, "table-size", 2, TM_LB_TABLE_SIZE_MAX, size))
+		return TMCTL_EPARSE;
+	if (tm_lb_prime(*size))
+		return 0;
+	/* The largest size allowed is a prime: there is a next one. */
+	for (next = *size + 1; !tm_lb_prime(next); next++)
+		;
+	return tm_werror(w, i, "bad table-size '%s': not a prime (next prime: %u)",
+			 w->argv[i], next);
+}
+
+/* "NAME vip ADDR sid LBSID [tcp] [port PORT] ..." of lb service add. */
+static int tm_lb_service_parse(const struct tm_words *w,
+			       struct tm_lb_service_req *s)
+{
+	int i, k, n, v, err;
+
+	memset(s, 0, sizeof(*s));
+	if (tm_lb_parse_name(w, 0))
+		return TMCTL_EPARSE;
+	s->name = w->argv[0];
+	for (i = 1; i < w->argc; i += n) {
+		k = tm_keyword(w, i, tm_lb_keywords, TM_LB_K_MAX);
+		if (k < 0)
+			return TMCTL_EPARSE;
+		if (s->seen[k])
+			return tm_werror(w, i, "%s given twice",
+					 tm_lb_keywords[k].name);
+		s->seen[k] = true;
+		n = tm_lb_keywords[k].value ? 2 : 1;
+		if (n == 1)
+			continue;
+		if (i + 1 >= w->argc)
+			return tm_werror(w, i, "'%s' needs a value",
+					 w->argv[i]);
+		v = i + 1;
+		switch (k) {
+		case TM_LB_K_VIP:
+			err = tm_lb_parse_addr(w, v, "VIP", s->vip);
+			break;
+		case TM_LB_K_SID:
+			err = tm_lb_parse_addr(w, v, "SID", s->sid);
+			break;
+		case TM_LB_K_PORT:
+			err = tm_parse_u32(w, v, "port", 0, 65535, &s->val[k]);
+			break;
+		case TM_LB_K_TABLE_SIZE:
+			err = tm_lb_parse_table_size(w, v, &s->val[k]);
+			break;
+		default:
+			err = tm_parse_u32(w, v, tm_lb_keywords[k].name,
+					   tm_lb_numbers[k].min,
+					   tm_lb_numbers[k].max, &s->val[k]);
+			break;
+		}
+		if (err)
+			return TMCTL_EPARSE;
+	}
+	if (!s->seen[TM_LB_K_VIP])
+		return tm_werror(w, w->argc,
+				 "missing 'vip ADDR' (the service's IPv6 address)");
+	if (!s->seen[TM_LB_K_SID])
+		return tm_werror(w, w->argc,
+				 "missing 'sid LBSID' (the load balancer's own SID)");
+	return 0;
+}
+
+/* Printing */
+
+static const char *tm_lb_addr(const struct nlattr *attr, char *buf,
+			      size_t len)
+{
+	/* tm_nl_parse() keeps 16-byte addresses only. */
+	if (!attr || !inet_ntop(AF_INET6, mnl_attr_get_payload(attr), buf,
+				len))
+		snprintf(buf, len, "?");
+	return buf;
+}
+
+static const char *tm_lb_name(const struct nlattr **tb, const char *name)
+{
+	if (tb[TM_A_LB_NAME])
+		return mnl_attr_get_str(tb[TM_A_LB_NAME]);
+	return name ? name : "?";
+}
+
+static uint8_t tm_lb_proto(const struct nlattr **tb)
+{
+	return tm_attr_u8(tb, TM_A_LB_PROTO, IPPROTO_TCP);
+}
+
+static uint16_t tm_lb_port(const struct nlattr **tb)
+{
+	return tb[TM_A_LB_PORT] ? mnl_attr_get_u16(tb[TM_A_LB_PORT]) : 0;
+}
+
+/* A number of tm_lb_numbers, present in tb. */
+static uint32_t tm_lb_number(const struct nlattr **tb, int k)
+{
+	const struct nlattr *attr = tb[tm_lb_numbers[k].attr];
+
+	if (tm_lb_numbers[k].attr == TM_A_LB_CHOICES)
+		return mnl_attr_get_u8(attr);
+	return mnl_attr_get_u32(attr);
+}
+
+/* "KEY N" after @sep for the first pair of a line, after a blank else. */
+static void tm_lb_text_pair(bool *any, const char *sep, const char *key,
+			    unsigned long long val)
+{
+	printf("%s%s %llu", *any ? " " : sep, key, val);
+	*any = true;
+}
+
+/*
+ * The numbers of tm_lb_numbers present in tb and printed on @line (0:
+ * all), the first after @sep; whether any was.
+ */
+static bool tm_lb_text_numbers(const struct nlattr **tb, unsigned int line,
+			       const char *sep)
+{
+	bool any = false;
+	int k;
+
+	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++)
+		if (tb[tm_lb_numbers[k].attr] &&
+		    (!line || tm_lb_numbers[k].line == line))
+			tm_lb_text_pair(&any, sep, tm_lb_keywords[k].name,
+					tm_lb_number(tb, k));
+	return any;
+}
+
+/* The backends of a service: fn on each TM_A_LB_BACKEND of the nest. */
+static void tm_lb_each_backend(const struct nlattr **tb,
+			       void (*fn)(const struct nlattr **bt))
+{
+	const struct nlattr *bt[TM_A_MAX + 1];
+	const struct nlattr *b;
+
+	if (!tb[TM_A_LB_BACKENDS])
+		return;
+	mnl_attr_for_each_nested(b, tb[TM_A_LB_BACKENDS]) {
+		if (mnl_attr_get_type(b) != TM_A_LB_BACKEND ||
+		    mnl_attr_validate(b, MNL_TYPE_NESTED) < 0 ||
+		    tm_nl_parse_nested(b, bt) < 0 ||
+		    !bt[TM_A_LB_BACKEND_SID])
+			continue;
+		fn(bt);
+	}
+}
+
+static void tm_lb_backend_line(const struct nlattr **bt)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	printf("\tbackend %s",
+	       tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf, sizeof(buf)));
+	if (bt[TM_A_LB_BACKEND_WEIGHT])
+		printf(" weight %u",
+		       mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
+	putchar('\n');
+}
+
+static void tm_lb_backend_object(const struct nlattr **bt)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	tm_out_begin_object();
+	tm_out_str("sid", tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf,
+				     sizeof(buf)));
+	if (bt[TM_A_LB_BACKEND_WEIGHT])
+		tm_out_u64("weight",
+			   mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
+	tm_out_end_object();
+}
+
+/*
+ * lb service show, one block per service:
+ *	service NAME vip ADDR tcp port PORT sid LBSID choices K table-size N
+ *		max-flows N idle-timeout S fin-timeout S syn-timeout S
+ *		backend SID weight W		(one per backend)
+ *		flows N hunts N ... malformed N	(unless -s)
+ */
+static void tm_lb_service_block(const struct nlattr **tb, bool counters)
+{
+	char buf[INET6_ADDRSTRLEN], pbuf[8];
+	uint16_t port = tm_lb_port(tb);
+	bool any = false;
+	unsigned int k;
+
+	fputs("service ", stdout);
+	tm_print_word(stdout, tm_lb_name(tb, NULL));
+	printf(" vip %s", tm_lb_addr(tb[TM_A_LB_VIP], buf, sizeof(buf)));
+	printf(" %s", tm_proto_name(tm_lb_proto(tb), pbuf, sizeof(pbuf)));
+	if (port)
+		printf(" port %u", port);
+	else
+		fputs(" port any", stdout);
+	printf(" sid %s", tm_lb_addr(tb[TM_A_LB_SID], buf, sizeof(buf)));
+	tm_lb_text_numbers(tb, 1, " ");
+	putchar('\n');
+	if (tm_lb_text_numbers(tb, 2, "\t"))
+		putchar('\n');
+	tm_lb_each_backend(tb, tm_lb_backend_line);
+	if (!counters)
+		return;
+	if (tb[TM_A_LB_FLOWS])
+		tm_lb_text_pair(&any, "\t", "flows",
+				mnl_attr_get_u32(tb[TM_A_LB_FLOWS]));
+	for (k = 0; k < ARRAY_SIZE(tm_lb_counters); k++)
+		if (tb[tm_lb_counters[k].attr])
+			tm_lb_text_pair(&any, "\t", tm_lb_counters[k].name,
+					mnl_attr_get_u64(tb[tm_lb_counters[k].attr]));
+	if (any)
+		putchar('\n');
+}
+
+/* The fields of a service; "backends" always with @backends. */
+static void tm_lb_fields(const struct nlattr **tb, bool counters,
+			 bool backends)
+{
+	char buf[INET6_ADDRSTRLEN], pbuf[8];
+	unsigned int k;
+
+	tm_out_str("name", tm_lb_name(tb, NULL));
+	if (tb[TM_A_LB_VIP])
+		tm_out_str("vip", tm_lb_addr(tb[TM_A_LB_VIP], buf,
+					     sizeof(buf)));
+	if (tb[TM_A_LB_PROTO] || backends)
+		tm_out_str("proto", tm_proto_name(tm_lb_proto(tb), pbuf,
+						  sizeof(pbuf)));
+	if (tb[TM_A_LB_PORT] || backends)
+		tm_out_u64("port", tm_lb_port(tb));
+	if (tb[TM_A_LB_SID])
+		tm_out_str("sid", tm_lb_addr(tb[TM_A_LB_SID], buf,
+					     sizeof(buf)));
+	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++)
+		if (tb[tm_lb_numbers[k].attr])
+			tm_out_u64(tm_lb_keywords[k].name,
+				   tm_lb_number(tb, k));
+	if (tb[TM_A_LB_BACKENDS] || backends) {
+		tm_out_begin_array("backends");
+		tm_lb_each_backend(tb, tm_lb_backend_object);
+		tm_out_end_array();
+	}
+	if (!counters)
+		return;
+	if (tb[TM_A_LB_FLOWS])
+		tm_out_u64("flows", mnl_attr_get_u32(tb[TM_A_LB_FLOWS]));
+	for (k = 0; k < ARRAY_SIZE(tm_lb_counters); k++)
+		if (tb[tm_lb_counters[k].attr])
+			tm_out_u64(tm_lb_counters[k].name,
+				   mnl_attr_get_u64(tb[tm_lb_counters[k].attr]));
+}
+
+void tm_lb_service_fields(const struct nlattr **tb, bool counters)
+{
+	tm_lb_fields(tb, counters, false);
+}
+
+void tm_lb_service_text(const struct nlattr **tb, const char *verb)
+{
+	char buf[INET6_ADDRSTRLEN], pbuf[8];
+
+	printf("lb service %s ", verb);
+	tm_print_word(stdout, tm_lb_name(tb, NULL));
+	if (!strcmp(verb, "del"))
+		return;
+	printf(" vip %s", tm_lb_addr(tb[TM_A_LB_VIP], buf, sizeof(buf)));
+	printf(" sid %s", tm_lb_addr(tb[TM_A_LB_SID], buf, sizeof(buf)));
+	printf(" %s", tm_proto_name(tm_lb_proto(tb), pbuf, sizeof(pbuf)));
+	if (tb[TM_A_LB_PORT])
+		printf(" port %u", tm_lb_port(tb));
+	tm_lb_text_numbers(tb, 0, " ");
+}
+
+void tm_lb_backend_text(const struct nlattr **tb, const char *verb)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	printf("lb backend %s ", verb);
+	tm_print_word(stdout, tm_lb_name(tb, NULL));
+	printf(" %s", tm_lb_addr(tb[TM_A_LB_BACKEND_SID], buf, sizeof(buf)));
+	if (!strcmp(verb, "del"))
+		return;
+	if (tb[TM_A_LB_BACKEND_WEIGHT])
+		printf(" weight %u",
+		       mnl_attr_get_u32(tb[TM_A_LB_BACKEND_WEIGHT]));
+}
+
+void tm_lb_backend_fields(const struct nlattr **tb)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	tm_lb_fields(tb, false, false);
+	tm_out_str("backend", tm_lb_addr(tb[TM_A_LB_BACKEND_SID], buf,
+					 sizeof(buf)));
+	if (tb[TM_A_LB_BACKEND_WEIGHT])
+		tm_out_u64("weight",
+			   mnl_attr_get_u32(tb[TM_A_LB_BACKEND_WEIGHT]));
+}
+
+static int tm_lb_service_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	bool counters = !tmctl.no_counters;
+
+	if (tm_nl_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	if (!tb[TM_A_LB_NAME])
+		return MNL_CB_OK;
+	if (!tmctl.json) {
+		tm_lb_service_block(tb, counters);
+		return MNL_CB_OK;
+	}
+	tm_out_begin_object();
+	tm_lb_fields(tb, counters, true);
+	tm_out_end_object();
+	return MNL_CB_OK;
+}
+
+/*
+ * lb flows show, one line per flow:
+ *	NAME client ADDR cport N vport N state STATE server ADDR|- idle NNNms
+ */
+static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	char client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
+	uint16_t cport, vport;
+	const char *state;
+	uint32_t idle;
+
+	if (tm_nl_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	if (!tb[TM_A_LB_FLOW_CLIENT])
+		return MNL_CB_OK;
+	tm_lb_addr(tb[TM_A_LB_FLOW_CLIENT], client, sizeof(client));
+	tm_lb_addr(tb[TM_A_LB_FLOW_SERVER], server, sizeof(server));
+	cport = tb[TM_A_LB_FLOW_CPORT] ?
+		mnl_attr_get_u16(tb[TM_A_LB_FLOW_CPORT]) : 0;
+	vport = tb[TM_A_LB_FLOW_VPORT] ?
+		mnl_attr_get_u16(tb[TM_A_LB_FLOW_VPORT]) : 0;
+	state = tb[TM_A_LB_FLOW_STATE] ?
+		tm_lb_state_name(mnl_attr_get_u8(tb[TM_A_LB_FLOW_STATE])) :
+		"?";
+	idle = tb[TM_A_LB_FLOW_IDLE] ?
+	       mnl_attr_get_u32(tb[TM_A_LB_FLOW_IDLE]) : 0;
+	if (!tmctl.json) {
+		tm_print_word(stdout, tm_lb_name(tb, data));
+		printf(" client %s cport %u vport %u state %s server %s idle %ums\n",
+		       client, cport, vport, state,
+		       tb[TM_A_LB_FLOW_SERVER] ? server : "-", idle);
+		return MNL_CB_OK;
+	}
+	tm_out_begin_object();
+	tm_out_str("service", tm_lb_name(tb, data));
+	tm_out_str("client", client);
+	tm_out_u64("cport", cport);
+	tm_out_u64("vport", vport);
+	tm_out_str("state", state);
+	if (tb[TM_A_LB_FLOW_SERVER])
+		tm_out_str("server", server);
+	else
+		tm_out_null("server");
+	tm_out_u64("idle-ms", idle);
+	tm_out_end_object();
+	return MNL_CB_OK;
+}
+
+/* Commands */
+
+/* A request naming service word i of @w: NAME only. */
+static struct nlmsghdr *tm_lb_request(char *buf, uint8_t cmd,
+				      uint16_t flags,
+				      const struct tm_words *w, int i)
+{
+	struct nlmsghdr *nlh = tm_nl_request(buf, cmd, flags);
+
+	mnl_attr_put_strz(nlh, TM_A_LB_NAME, w->argv[i]);
+	return nlh;
+}
+
+/* Only what was given is sent: the defaults are the kernel's. */
+static int tm_lb_service_add(const struct tm_words *w)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct tm_lb_service_req s;
+	struct nlmsghdr *nlh;
+	int k;
+
+	if (tm_lb_service_parse(w, &s))
+		return TMCTL_EPARSE;
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_lb_request(buf, TM_CMD_LB_SERVICE_NEW, 0, w, 0);
+	mnl_attr_put(nlh, TM_A_LB_VIP, sizeof(s.vip), s.vip);
+	if (s.seen[TM_LB_K_TCP])
+		mnl_attr_put_u8(nlh, TM_A_LB_PROTO, IPPROTO_TCP);
+	if (s.seen[TM_LB_K_PORT])
+		mnl_attr_put_u16(nlh, TM_A_LB_PORT,
+				 (uint16_t)s.val[TM_LB_K_PORT]);
+	mnl_attr_put(nlh, TM_A_LB_SID, sizeof(s.sid), s.sid);
+	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++) {
+		if (!s.seen[k])
+			continue;
+		if (tm_lb_numbers[k].attr == TM_A_LB_CHOICES)
+			mnl_attr_put_u8(nlh, TM_A_LB_CHOICES,
+					(uint8_t)s.val[k]);
+		else
+			mnl_attr_put_u32(nlh, tm_lb_numbers[k].attr,
+					 s.val[k]);
+	}
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
+}
+
+/* NAME alone: lb service del and lb flows flush. */
+static int tm_lb_name_only(const struct tm_words *w, uint8_t cmd)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	if (tm_lb_parse_name(w, 0))
+		return TMCTL_EPARSE;
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_lb_request(buf, cmd, 0, w, 0);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
+}
+
+static int tm_lb_service_del(const struct tm_words *w)
+{
+	return tm_lb_name_only(w, TM_CMD_LB_SERVICE_DEL);
+}
+
+static int tm_lb_flows_flush(const struct tm_words *w)
+{
+	return tm_lb_name_only(w, TM_CMD_LB_FLOW_FLUSH);
+}
+
+/* [NAME]: the words of lb service show and lb flows show. */
+static int tm_lb_parse_show(const struct tm_words *w)
+{
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	if (w->argc == 1 && tm_lb_parse_name(w, 0))
+		return TMCTL_EPARSE;
+	return 0;
+}
+
+/* lb service show [NAME]: a list, of one service with NAME. */
+static int tm_lb_service_show(const struct tm_words *w)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (tm_lb_parse_show(w))
+		return TMCTL_EPARSE;
+	if (tmctl.check)
+		return TMCTL_OK;
+	if (w->argc)
+		nlh = tm_lb_request(buf, TM_CMD_LB_SERVICE_GET, 0, w, 0);
+	else
+		nlh = tm_nl_request(buf, TM_CMD_LB_SERVICE_GET, NLM_F_DUMP);
+	tm_out_begin_list();
+	ret = tm_nl_talk(nlh, tm_lb_service_cb, NULL, w->what);
+	tm_out_end_list();
+	if (!ret && tm_nl_dump_intr)
+		fprintf(stderr,
+			"tmctl: %s: services changed during the listing; run again\n",
+			w->what);
+	return ret;
+}
+
+/* lb service list: every service, as lb service show prints them. */
+static int tm_lb_service_list(const struct tm_words *w)
+{
+	if (w->argc)
+		return tm_werror(w, 0, "unexpected '%s'", w->argv[0]);
+	return tm_lb_service_show(w);
+}
+
+/* lb flows show [NAME]: a dump, of the flows of NAME when given. */
+static int tm_lb_flows_show(const struct tm_words *w)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (tm_lb_parse_show(w))
+		return TMCTL_EPARSE;
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_nl_request(buf, TM_CMD_LB_FLOW_GET, NLM_F_DUMP);
+	if (w->argc)
+		mnl_attr_put_strz(nlh, TM_A_LB_NAME, w->argv[0]);
+	tm_out_begin_list();
+	ret = tm_nl_talk(nlh, tm_lb_flow_cb,
+			 w->argc ? (void *)w->argv[0] : NULL, w->what);
+	tm_out_end_list();
+	if (!ret && tm_nl_dump_intr)
+		fprintf(stderr,
+			"tmctl: %s: flows changed during the listing; run again\n",
+			w->what);
+	return ret;
+}
+
+/* NAME SID [weight W] of lb backend add, NAME SID of lb backend del. */
+static int tm_lb_backend(const struct tm_words *w, bool add)
+{
+	static const struct tm_keyword kw[] = { { "weight", true } };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint32_t weight = 0;
+	bool has_weight = false;
+	uint8_t sid[16];
+	int i;
+
+	if (tm_lb_parse_name(w, 0))
+		return TMCTL_EPARSE;
+	if (w->argc < 2)
+		return tm_werror(w, 1, "missing backend SID (an IPv6 address)");
+	if (tm_lb_parse_addr(w, 1, "SID", sid))
+		return TMCTL_EPARSE;
+	for (i = 2; i < w->argc; i += 2) {
+		if (!add)
+			return tm_werror(w, i, "unexpected '%s'", w->argv[i]);
+		if (tm_keyword(w, i, kw, ARRAY_SIZE(kw)) < 0)
+			return TMCTL_EPARSE;
+		if (has_weight)
+			return tm_werror(w, i, "weight given twice");
+		if (i + 1 >= w->argc)
+			return tm_werror(w, i, "'%s' needs a value",
+					 w->argv[i]);
+		if (tm_parse_u32(w, i + 1, "weight", 1, 65535, &weight))
+			return TMCTL_EPARSE;
+		has_weight = true;
+	}
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_lb_request(buf, add ? TM_CMD_LB_BACKEND_NEW :
+			    TM_CMD_LB_BACKEND_DEL, 0, w, 0);
+	mnl_attr_put(nlh, TM_A_LB_BACKEND_SID, sizeof(sid), sid);
+	if (has_weight)
+		mnl_attr_put_u32(nlh, TM_A_LB_BACKEND_WEIGHT, weight);
+	return tm_nl_talk(nlh, NULL, NULL, w->what);
+}
+
+static int tm_lb_backend_add(const struct tm_words *w)
+{
+	return tm_lb_backend(w, true);
+}
+
+static int tm_lb_backend_del(const struct tm_words *w)
+{
+	return tm_lb_backend(w, false);
+}
+
+struct tm_lb_verb {
+	const char *name;
+	const char *what;
+	int (*fn)(const struct tm_words *w);
+};
+
+static const struct tm_lb_verb tm_lb_service_verbs[] = {
+	{ "add", "lb service add", tm_lb_service_add },
+	{ "delete", "lb service del", tm_lb_service_del },
+	{ "show", "lb service show", tm_lb_service_show },
+	{ "list", "lb service list", tm_lb_service_list },
+};
+
+static const struct tm_lb_verb tm_lb_backend_verbs[] = {
+	{ "add", "lb backend add", tm_lb_backend_add },
+	{ "delete", "lb backend del", tm_lb_backend_del },
+};
+
+static const struct tm_lb_verb tm_lb_flows_verbs[] = {
+	{ "show", "lb flows show", tm_lb_flows_show },
+	{ "flush", "lb flows flush", tm_lb_flows_flush },
+};
+
+static const struct {
+	const char *name;
+	const char *verb_list;		/* for messages */
+	const struct tm_lb_verb *verbs;
+	unsigned int n;
+	int alone;			/* the verb without one, or -1 */
+} tm_lb_objects[] = {
+	{ "service", "add, del, show, list", tm_lb_service_verbs,
+	  ARRAY_SIZE(tm_lb_service_verbs), 2 },
+	{ "backend", "add, del", tm_lb_backend_verbs,
+	  ARRAY_SIZE(tm_lb_backend_verbs), -1 },
+	{ "flows", "show, flush", tm_lb_flows_verbs,
+	  ARRAY_SIZE(tm_lb_flows_verbs), 0 },
+};
+
+/* lb alone is lb service show; lb service and lb flows alone show. */
+int tm_do_lb(int argc, char **argv)
+{
+	struct tm_words w = {};
+	const struct tm_lb_verb *v = NULL;
+	unsigned int o, i;
+
+	if (argc < 1) {
+		w.what = "lb service show";
+		return tm_lb_service_show(&w);
+	}
+	for (o = 0; o < ARRAY_SIZE(tm_lb_objects); o++)
+		if (tm_matches(argv[0], tm_lb_objects[o].name))
+			break;
+	if (o == ARRAY_SIZE(tm_lb_objects))
+		return tm_parse_error("lb: unknown object '%s' (service, backend, flows)",
+				      argv[0]);
+	if (argc < 2) {
+		if (tm_lb_objects[o].alone < 0)
+			return tm_parse_error("lb %s: missing command (%s)",
+					      tm_lb_objects[o].name,
+					      tm_lb_objects[o].verb_list);
+		v = &tm_lb_objects[o].verbs[tm_lb_objects[o].alone];
+	}
+	for (i = 0; !v && i < tm_lb_objects[o].n; i++)
+		if (tm_matches(argv[1], tm_lb_objects[o].verbs[i].name))
+			v = &tm_lb_objects[o].verbs[i];
+	if (!v)
+		return tm_parse_error("lb %s: unknown command '%s' (%s)",
+				      tm_lb_objects[o].name, argv[1],
+				      tm_lb_objects[o].verb_list);
+	w.what = v->what;
+	if (argc > 2) {
+		w.argv = argv + 2;
+		w.argc = argc - 2;
+	}
+	return v->fn(&w);
+}
