@@ -16,8 +16,9 @@
  *     hunting through them.  A SYN hunts tagged CONNECT (a candidate may
  *     take a new connection); anything else tagged RECOVER (only a server
  *     that knows the connection takes it: the load balancer restarted, or
- *     another one saw the connection start).  The flow is remembered, in
- *     HUNT or RECOVER, for the SYN timeout.
+ *     another one saw the connection start; the last candidate takes it
+ *     anyway, and its TCP resets a connection it does not know).  The flow
+ *     is remembered, in HUNT or RECOVER, for the SYN timeout.
  *
  * The destination is then the first segment, routed here (the kernel's
  * own input route, with the SRH's length added to the packet's): a packet
@@ -29,8 +30,8 @@
  * A report is a server's reply with an SRH [client, server SID, LB SID]
  * tagged REPORT, to the service's LB SID: the load balancer learns the
  * flow's server (STEER), removes the SRH and forwards the reply to the
- * client.  Anything else sent to a service's LB SID is dropped and counted
- * malformed.
+ * client.  Any other packet with an SRH sent to a service's LB SID is
+ * dropped and counted malformed; one without an SRH is routed as usual.
  */
 #include <linux/icmpv6.h>
 #include <linux/ipv6.h>
@@ -44,7 +45,11 @@
 #include "tm.h"
 #include "core/tm_maglev.h"
 
-/* The input route of @skb were its destination @daddr (a reference). */
+/*
+ * The input route of @skb were its destination @daddr, as
+ * ip6_route_input() finds it: without a reference, valid under the RCU
+ * read lock the receive path holds (skb_dst_set_noref()).
+ */
 static struct dst_entry *tm_lb_route(struct net *net, struct sk_buff *skb,
 				     const struct in6_addr *daddr)
 {
@@ -59,7 +64,8 @@ static struct dst_entry *tm_lb_route(struct net *net, struct sk_buff *skb,
 	};
 
 	return ip6_route_input_lookup(net, skb->dev, &fl6, skb,
-				      RT6_LOOKUP_F_HAS_SADDR);
+				      RT6_LOOKUP_F_HAS_SADDR |
+				      RT6_LOOKUP_F_DST_NOREF);
 }
 
 /* The longest packet @skb becomes on the wire with @extra more bytes. */
@@ -144,17 +150,15 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		if (tm_lb_wire_len(skb, th, srhlen) > mtu) {
 			icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0,
 				    max_t(int, mtu - srhlen, IPV6_MIN_MTU));
-			dst_release(dst);
 			tm_lb_count(svc, TM_LBC_TOO_BIG);
 			return NF_DROP;
 		}
 	}
-	if (tm_srh_push(skb, segs, n, tag)) {
-		dst_release(dst);
+	if (tm_srh_push(skb, segs, n, tag))
 		goto drop;
-	}
+	/* The routing of the receive path sees a route and keeps it. */
 	skb_dst_drop(skb);
-	skb_dst_set(skb, dst);
+	skb_dst_set_noref(skb, dst);
 	return NF_ACCEPT;
 
 drop:

@@ -338,8 +338,9 @@ long_close()
 #     place, so no candidate: not a hunting packet.  Neither taken nor
 #     counted as malformed: left to End, which drops it (its next
 #     destination, the VIP, is local, and End never delivers locally).
-# The uapi sets no limit on the number of segments: none is tried.
-MALFORMED_SENT=3
+#  5. 17 segments (15 candidates), one more than the module judges
+#								malformed
+MALFORMED_SENT=4
 send_crafted()
 {
 	ip netns exec "$client" python3 - fd00:c::2 "$(sid_of 1)" "$VIP" \
@@ -386,6 +387,7 @@ pkts = [
     packet(40002, 30, 4, 4, segs),
     packet(40003, 4, 4, 4, segs),
     packet(40004, 4, 1, 1, [vip, sid]),
+    packet(40005, 34, 16, 16, [vip, lb] + [s3] * 14 + [sid]),
 ]
 s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
 for p in pkts:

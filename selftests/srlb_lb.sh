@@ -243,8 +243,10 @@ wait_ready()
 # answer (the server's name, then "hello").
 connect()
 {
-	printf 'hello\n' | ip netns exec "$client" timeout 10 \
-		socat -t 5 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
+	# -t 15: the server's greeting comes from a shell it forks, slow
+	# to start under emulation when the host is busy.
+	printf 'hello\n' | ip netns exec "$client" timeout 30 \
+		socat -t 15 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
 }
 
 # conns N: N short connections; prints the server of each (one line each,

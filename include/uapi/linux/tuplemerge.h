@@ -187,7 +187,8 @@
  * TM_A_LB_FIN_TIMEOUT after a FIN or RST, TM_A_LB_SYN_TIMEOUT while no
  * server has answered, and holds at most TM_A_LB_MAX_FLOWS flows per
  * service; a packet of a flow it does not know (a restart, another load
- * balancer) hunts again, and only a server that knows the flow takes it.
+ * balancer) hunts again, and only a server that knows the flow takes it
+ * (or the last candidate, whose TCP resets a connection it does not know).
  *
  * TM_CMD_LB_SERVICE_NEW (do, admin)
  *	Create service TM_A_LB_NAME: TM_A_LB_VIP, TM_A_LB_SID (required),
@@ -195,8 +196,10 @@
  *	TM_A_LB_CHOICES (1..TM_LB_MAX_CHOICES, default
  *	TM_LB_CHOICES_DEFAULT),
  *	TM_A_LB_TABLE_SIZE (a prime, default TM_LB_TABLE_SIZE_DEFAULT),
- *	TM_A_LB_MAX_FLOWS and the timeouts (1..TM_LB_TIMEOUT_MAX).  EEXIST for a name or a SID in
- *	use, ENOSPC past TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.
+ *	TM_A_LB_MAX_FLOWS and the timeouts (1..TM_LB_TIMEOUT_MAX).  EEXIST
+ *	for a name or a SID in use, or a VIP another service serves on an
+ *	overlapping port (0 overlaps every port); ENOSPC past
+ *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.
  * TM_CMD_LB_SERVICE_DEL (do, admin)
  *	Delete TM_A_LB_NAME and its flows; EBUSY while a rule names it.
  * TM_CMD_LB_SERVICE_GET (do, dump)
