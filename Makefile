@@ -89,10 +89,11 @@ vm-check: tools
 
 # The kernel benchmarks (selftests/bench/), in one VM run, so that their
 # ratios compare like with like; figures in Documentation/performance.rst.
-VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh
+VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh bench/lb.sh
 vm-bench: tools
 	$(MAKE) module-$(KVER)
 	$(MAKE) -C tools/classbench SANITIZE= tmgen
+	$(MAKE) -C tools/bench
 	selftests/vm/run.sh -P -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(VM_BENCH)
 
 vm-check-all: tools
