@@ -41,6 +41,7 @@
 # Too Big.
 
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_srlb.sh"
 
 require_root
 require_cmd ip socat python3 timeout ss
@@ -51,57 +52,17 @@ LB_SID=fd00:1b::1
 LB_SID2=fd00:1b::2
 PORT=8080
 PORT2=8081
+PORTS=("$PORT" "$PORT2")
 
 client='' lb='' srv1='' srv2='' srv3=''
 setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
 SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
-LISTENERS=()
-LONG_PID=()	# the client's socat of each long-lived connection, by number
-LONG_FD=()	# this shell's end of the fifo that feeds it
-
-cleanup()
-{
-	local ns
-
-	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
-	for ns in "${NS_LIST[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	wait 2>/dev/null
-	cleanup_ns
-	rm -rf "$TMP"
-}
-
-sid_of()
-{
-	echo "fc00:$1::100"
-}
 
 tm_lb()
 {
 	"$TMCTL" -n "$lb" "$@"
-}
-
-tm_srv()
-{
-	local i=$1
-
-	shift
-	"$TMCTL" -n "${SRV[i]}" "$@"
-}
-
-# number_after NAME: the number after the word NAME in stdin.
-number_after()
-{
-	awk -v name="$1" '{
-		for (i = 1; i < NF; i++)
-			if ($i == name && $(i + 1) ~ /^[0-9]+$/) {
-				print $(i + 1)
-				exit
-			}
-	}'
 }
 
 # lbc SERVICE NAME: a counter of a service ("flows", "hunts", ...).
@@ -116,39 +77,10 @@ sidc()
 	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | number_after "$2"
 }
 
-# poll_eq WHAT WANT CMD...: one check that CMD prints WANT, polled 10 s.
-poll_eq()
-{
-	local what=$1 want=$2 end=$((SECONDS + 10)) got
-
-	shift 2
-	while :; do
-		got=$("$@")
-		[ "$got" = "$want" ] && break
-		[ "$SECONDS" -lt "$end" ] || break
-		sleep 0.2
-	done
-	expect_eq "$what" "$got" "$want"
-}
-
 # sum_sidc NAME: the sum of a counter over the three servers.
 sum_sidc()
 {
 	echo $(( $(sidc 1 "$1") + $(sidc 2 "$1") + $(sidc 3 "$1") ))
-}
-
-policies()
-{
-	local verb=$1 i p words
-
-	shift
-	for i in 1 2 3; do
-		p=$1
-		shift
-		read -ra words <<<"$p"
-		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy "${words[@]}"
-		check_err $? "s$i: sid $verb $(sid_of "$i") accept policy $p"
-	done
 }
 
 # lb_config: the services, their backends and rules on lb.
@@ -204,51 +136,6 @@ setup()
 	lb_config
 }
 
-start_listeners()
-{
-	local i port
-
-	for i in 1 2 3; do
-		for port in "$PORT" "$PORT2"; do
-			ip netns exec "${SRV[i]}" socat \
-				"TCP6-LISTEN:$port,bind=[$VIP],fork,reuseaddr" \
-				SYSTEM:"echo s$i; cat" 2>/dev/null &
-			LISTENERS+=($!)
-		done
-	done
-}
-
-wait_ready()
-{
-	local end=$((SECONDS + 20)) ns i port
-
-	for ns in "$client" "$lb" "${SRV[@]}"; do
-		while [ -n "$(ip -n "$ns" -6 addr show tentative)" ]; do
-			[ "$SECONDS" -lt "$end" ] || return 1
-			sleep 0.2
-		done
-	done
-	for i in 1 2 3; do
-		for port in "$PORT" "$PORT2"; do
-			until ip netns exec "${SRV[i]}" ss -Hltn "sport = :$port" |
-			      grep -q .; do
-				[ "$SECONDS" -lt "$end" ] || return 1
-				sleep 0.2
-			done
-		done
-	done
-}
-
-# connect [PORT]: one short connection that sends "hello"; prints the
-# answer (the server's name, then "hello").
-connect()
-{
-	# -t 15: the server's greeting comes from a shell it forks, slow
-	# to start under emulation when the host is busy.
-	printf 'hello\n' | ip netns exec "$client" timeout 30 \
-		socat -t 15 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
-}
-
 # conns N: N short connections; prints the server of each (one line each,
 # "bad" for a connection that failed or came back wrong).
 conns()
@@ -261,68 +148,6 @@ conns()
 		s[123]$'\n'hello) echo "${out%%$'\n'*}" ;;
 		*) echo bad ;;
 		esac
-	done
-}
-
-# long_open N [PORT]: long-lived connection N, fed from a fifo.
-long_open()
-{
-	local n=$1 port=${2:-$PORT} fd
-
-	mkfifo "$TMP/in$n" || return 1
-	: >"$TMP/out$n"
-	(
-		for fd in "${LONG_FD[@]}"; do
-			exec {fd}>&-
-		done
-		exec ip netns exec "$client" socat -t 5 - "TCP6:[$VIP]:$port" \
-			<"$TMP/in$n" >"$TMP/out$n" 2>"$TMP/err$n"
-	) &
-	LONG_PID[n]=$!
-	exec {fd}<>"$TMP/in$n"
-	LONG_FD[n]=$fd
-}
-
-long_server()
-{
-	local end=$((SECONDS + 10)) line=
-
-	until read -r line <"$TMP/out$1" && [ -n "$line" ]; do
-		[ "$SECONDS" -lt "$end" ] || break
-		sleep 0.2
-	done
-	echo "$line"
-}
-
-long_echo()
-{
-	local end=$((SECONDS + 10))
-
-	printf '%s\n' "$2" >&"${LONG_FD[$1]}" || return 1
-	until grep -qx "$2" "$TMP/out$1"; do
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.2
-	done
-}
-
-long_close()
-{
-	local n fd end=$((SECONDS + 10))
-
-	for n in "$@"; do
-		fd=${LONG_FD[n]:-}
-		[ -n "$fd" ] || continue
-		exec {fd}>&-
-		unset "LONG_FD[n]"
-	done
-	for n in "$@"; do
-		[ -n "${LONG_PID[n]:-}" ] || continue
-		while kill -0 "${LONG_PID[n]}" 2>/dev/null; do
-			[ "$SECONDS" -lt "$end" ] || return 1
-			sleep 0.2
-		done
-		wait "${LONG_PID[n]}" 2>/dev/null
-		unset "LONG_PID[n]"
 	done
 }
 
@@ -341,13 +166,11 @@ s = socket.create_connection((vip, port), timeout=20)
 f = s.makefile("rb")
 name = f.readline().strip().decode()
 
-
 def readn(n):
     buf = f.read(n)
     if len(buf) != n:
         sys.exit("%s short echo: %d of %d bytes" % (name, len(buf), n))
     return buf
-
 
 if mode == "bulk":
     data = os.urandom(int(arg))
@@ -582,15 +405,12 @@ import socket
 import struct
 import sys
 
-
 def addr(a):
     return socket.inet_pton(socket.AF_INET6, a)
-
 
 src, lb, vip, client, sid = (addr(a) for a in sys.argv[1:6])
 port = int(sys.argv[6])
 tcp = struct.pack("!HHIIBBHHH", port, 40000, 1, 1, 5 << 4, 0x12, 65535, 0, 0)
-
 
 def packet(saddr, tag, left, segs):
     srh = struct.pack("!BBBBBBH", 6, 2 * len(segs), 4, left, len(segs) - 1,
@@ -598,7 +418,6 @@ def packet(saddr, tag, left, segs):
     payload = srh + b"".join(segs) + tcp
     return (struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) +
             saddr + lb + payload)
-
 
 REPORT = 0x5204
 pkts = [

@@ -25,7 +25,7 @@ pkgs=(
 	sparse shellcheck linux-source-6.1
 	dkms kmod cpio busybox-static qemu-system-x86
 	iproute2 iputils-ping nftables iptables socat python3 python3-yaml
-	ethtool
+	ethtool gnuplot-nox
 )
 
 missing()

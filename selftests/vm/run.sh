@@ -27,7 +27,7 @@
 #   -P        performance run (benchmarks): boot without slub_debug, which
 #             sends every slab allocation down its slow path
 #   TEST      selftest scripts: paths, or names relative to selftests/
-#             (default: every selftests/*.sh but lib.sh)
+#             (default: every selftests/*.sh but lib*.sh)
 #
 # Exit status (kselftest): 0 pass, 1 fail, 4 everything skipped.  A run
 # also fails when the guest's kernel log shows warnings, oopses, slab
@@ -344,7 +344,7 @@ tests=()
 if [ $have_cmd -eq 0 ]; then
 	if [ $# -eq 0 ]; then
 		for f in "$TOP"/selftests/*.sh; do
-			[ -f "$f" ] && [ "${f##*/}" != lib.sh ] && tests+=("$f")
+			[ -f "$f" ] && [[ "${f##*/}" != lib*.sh ]] && tests+=("$f")
 		done
 	fi
 	for t in "$@"; do

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Tables and plots of the SRLB experiment (selftests/exp/srlb_exp.sh).
+
+Reads RESULTS (CSV lines "dist,mode,rho,seq,service_ms,response_ms,server"
+as loadgen.py prints them under the experiment's tag) and writes, in OUTDIR:
+
+  table.rst         per distribution, load and mode: requests, failed,
+                    mean, median, p90, p99 of the response time (ms), and
+                    the mean and p99 over those of mode "random" at the
+                    same load;
+  load-DIST.png     mean and p99 response time against the load, per mode;
+  cdf-DIST.png      distribution of the response times at the highest load.
+
+The table also goes to stdout.  Plots need gnuplot; without it, only the
+table is written.
+
+usage: report.py RESULTS OUTDIR
+"""
+import collections
+import os
+import shutil
+import subprocess
+import sys
+
+
+def pct(xs, p):
+    """The p-th percentile of sorted xs, nearest rank."""
+    if not xs:
+        return float("nan")
+    k = max(0, min(len(xs) - 1, int(round(p / 100 * len(xs) + 0.5)) - 1))
+    return xs[k]
+
+
+def load(path):
+    runs = collections.OrderedDict()
+    with open(path) as f:
+        for line in f:
+            parts = line.strip().split(",")
+            if len(parts) != 7:
+                continue
+            dist, mode, rho, _, _, resp, _ = parts
+            run = runs.setdefault((dist, mode, float(rho)), [[], 0])
+            if resp:
+                run[0].append(float(resp))
+            else:
+                run[1] += 1
+    for run in runs.values():
+        run[0].sort()
+    return runs
+
+
+def stats(times):
+    n = len(times)
+    mean = sum(times) / n if n else float("nan")
+    return mean, pct(times, 50), pct(times, 90), pct(times, 99)
+
+
+HEAD = ("load", "mode", "requests", "failed", "mean_ms", "median_ms",
+        "p90_ms", "p99_ms", "mean/rnd", "p99/rnd")
+
+
+def rst(rows):
+    """An reStructuredText simple table of rows (the first is the head)."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    rule = "  ".join("=" * w for w in widths)
+
+    def line(r):
+        return "  ".join(c.rjust(w) if i > 1 else c.ljust(w)
+                         for i, (c, w) in enumerate(zip(r, widths))).rstrip()
+    return [rule, line(rows[0]), rule] + [line(r) for r in rows[1:]] + [rule]
+
+
+def table(runs):
+    out = []
+    for dist in sorted({d for d, _, _ in runs}):
+        rows = [HEAD]
+        for rho in sorted({r for d, _, r in runs if d == dist}):
+            base = runs.get((dist, "random", rho))
+            bmean = bp99 = None
+            if base and base[0]:
+                bmean, _, _, bp99 = stats(base[0])
+            for (d, mode, r), (times, failed) in runs.items():
+                if d != dist or r != rho:
+                    continue
+                mean, med, p90, p99 = stats(times)
+                rows.append(("%.2f" % rho, mode, str(len(times) + failed),
+                             str(failed), "%.0f" % mean, "%.0f" % med,
+                             "%.0f" % p90, "%.0f" % p99,
+                             "%.2f" % (mean / bmean) if bmean else "-",
+                             "%.2f" % (p99 / bp99) if bp99 else "-"))
+        out += ["", "Service times: %s" % dist, ""] + rst(rows)
+    return "\n".join(out).lstrip("\n") + "\n"
+
+
+def plots(runs, outdir):
+    gp = shutil.which("gnuplot")
+    if not gp:
+        print("report: no gnuplot, no plots", file=sys.stderr)
+        return
+    for dist in sorted({d for d, _, _ in runs}):
+        modes = list(dict.fromkeys(m for d, m, _ in runs if d == dist))
+        loads = sorted({r for d, _, r in runs if d == dist})
+        script = ["set terminal png size 900,600",
+                  "set datafile separator ','", "set key left top",
+                  "set grid"]
+        data = {}
+        for mode in modes:
+            name = os.path.join(outdir, "load-%s-%s.dat" % (dist, mode))
+            with open(name, "w") as f:
+                for rho in loads:
+                    run = runs.get((dist, mode, rho))
+                    if run and run[0]:
+                        mean, _, _, p99 = stats(run[0])
+                        f.write("%g,%g,%g\n" % (rho, mean, p99))
+            data[mode] = name
+        script += ["set output '%s'" % os.path.join(outdir,
+                                                     "load-%s.png" % dist),
+                   "set title 'Response time against load (%s service "
+                   "times)'" % dist, "set xlabel 'load (of total capacity)'",
+                   "set ylabel 'response time (ms)'", "set logscale y"]
+        curves = []
+        for i, mode in enumerate(modes):
+            curves.append("'%s' using 1:2 with linespoints lc %d pt 7 "
+                          "title '%s mean'" % (data[mode], i + 1, mode))
+            curves.append("'%s' using 1:3 with linespoints lc %d dt 2 pt 6 "
+                          "title '%s p99'" % (data[mode], i + 1, mode))
+        script.append("plot " + ", ".join(curves))
+        top = loads[-1]
+        curves = []
+        for i, mode in enumerate(modes):
+            run = runs.get((dist, mode, top))
+            if not run or not run[0]:
+                continue
+            name = os.path.join(outdir, "cdf-%s-%s.dat" % (dist, mode))
+            with open(name, "w") as f:
+                n = len(run[0])
+                for k, t in enumerate(run[0]):
+                    f.write("%g,%g\n" % (t, (k + 1) / n))
+            curves.append("'%s' using 1:2 with lines lc %d lw 2 "
+                          "title '%s'" % (name, i + 1, mode))
+        script += ["unset logscale", "set logscale x",
+                   "set output '%s'" % os.path.join(outdir,
+                                                     "cdf-%s.png" % dist),
+                   "set title 'Response times at load %.2f (%s)'"
+                   % (top, dist), "set xlabel 'response time (ms)'",
+                   "set ylabel 'fraction of requests'", "set key right bottom",
+                   "plot " + ", ".join(curves)]
+        subprocess.run([gp], input="\n".join(script) + "\n", text=True,
+                       check=True)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    runs = load(sys.argv[1])
+    if not runs:
+        sys.exit("report: no results in %s" % sys.argv[1])
+    os.makedirs(sys.argv[2], exist_ok=True)
+    text = table(runs)
+    with open(os.path.join(sys.argv[2], "table.rst"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+    plots(runs, sys.argv[2])
+
+
+main()

@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the SRv6 load-balancing selftests (srlb_lb.sh,
+# srlb_scaleout.sh), sourced after lib.sh.  The test defines:
+#	client		the client's namespace
+#	SRV		the servers' namespaces, indexes 1 to 3
+#	VIP, PORT	the service the client connects to
+#	PORTS		the ports every server listens on (the VIP's)
+#	TMP		a scratch directory
+# and the helpers keep LISTENERS (the servers' socat), LONG_PID and
+# LONG_FD (long-lived connections: the client's socat, the fifo feeding it).
+# shellcheck disable=SC2154 # client, SRV, VIP, PORT, PORTS, TMP: the test's
+
+LISTENERS=()
+LONG_PID=()
+LONG_FD=()
+
+cleanup()
+{
+	local ns
+
+	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
+	for ns in "${NS_LIST[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	wait 2>/dev/null
+	cleanup_ns
+	rm -rf "$TMP"
+}
+
+sid_of()
+{
+	echo "fc00:$1::100"
+}
+
+tm_srv()
+{
+	local i=$1
+
+	shift
+	"$TMCTL" -n "${SRV[i]}" "$@"
+}
+
+# number_after NAME: the number after the word NAME in stdin.
+number_after()
+{
+	awk -v name="$1" '{
+		for (i = 1; i < NF; i++)
+			if ($i == name && $(i + 1) ~ /^[0-9]+$/) {
+				print $(i + 1)
+				exit
+			}
+	}'
+}
+
+# poll_eq WHAT WANT CMD...: one check that CMD prints WANT, polled 10 s.
+poll_eq()
+{
+	local what=$1 want=$2 end=$((SECONDS + 10)) got
+
+	shift 2
+	while :; do
+		got=$("$@")
+		[ "$got" = "$want" ] && break
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	expect_eq "$what" "$got" "$want"
+}
+
+policies()
+{
+	local verb=$1 i p words
+
+	shift
+	for i in 1 2 3; do
+		p=$1
+		shift
+		read -ra words <<<"$p"
+		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy "${words[@]}"
+		check_err $? "s$i: sid $verb $(sid_of "$i") accept policy $p"
+	done
+}
+
+start_listeners()
+{
+	local i port
+
+	for i in 1 2 3; do
+		for port in "${PORTS[@]}"; do
+			ip netns exec "${SRV[i]}" socat \
+				"TCP6-LISTEN:$port,bind=[$VIP],fork,reuseaddr" \
+				SYSTEM:"echo s$i; cat" 2>/dev/null &
+			LISTENERS+=($!)
+		done
+	done
+}
+
+wait_ready()
+{
+	local end=$((SECONDS + 20)) ns i port
+
+	for ns in "${NS_LIST[@]}"; do
+		while [ -n "$(ip -n "$ns" -6 addr show tentative)" ]; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+	done
+	for i in 1 2 3; do
+		for port in "${PORTS[@]}"; do
+			until ip netns exec "${SRV[i]}" ss -Hltn "sport = :$port" |
+			      grep -q .; do
+				[ "$SECONDS" -lt "$end" ] || return 1
+				sleep 0.2
+			done
+		done
+	done
+}
+
+# connect [PORT]: one short connection that sends "hello"; prints the
+# answer (the server's name, then "hello").
+connect()
+{
+	# -t 15: the server's greeting comes from a shell it forks, slow
+	# to start under emulation when the host is busy.
+	printf 'hello\n' | ip netns exec "$client" timeout 30 \
+		socat -t 15 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
+}
+
+# long_open N [PORT]: long-lived connection N, fed from a fifo.
+long_open()
+{
+	local n=$1 port=${2:-$PORT} fd
+
+	mkfifo "$TMP/in$n" || return 1
+	: >"$TMP/out$n"
+	(
+		for fd in "${LONG_FD[@]}"; do
+			exec {fd}>&-
+		done
+		exec ip netns exec "$client" socat -t 5 - "TCP6:[$VIP]:$port" \
+			<"$TMP/in$n" >"$TMP/out$n" 2>"$TMP/err$n"
+	) &
+	LONG_PID[n]=$!
+	exec {fd}<>"$TMP/in$n"
+	LONG_FD[n]=$fd
+}
+
+long_server()
+{
+	local end=$((SECONDS + 10)) line=
+
+	until read -r line <"$TMP/out$1" && [ -n "$line" ]; do
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	echo "$line"
+}
+
+long_echo()
+{
+	local end=$((SECONDS + 10))
+
+	printf '%s\n' "$2" >&"${LONG_FD[$1]}" || return 1
+	until grep -qx "$2" "$TMP/out$1"; do
+		[ "$SECONDS" -lt "$end" ] || return 1
+		sleep 0.2
+	done
+}
+
+long_close()
+{
+	local n fd end=$((SECONDS + 10))
+
+	for n in "$@"; do
+		fd=${LONG_FD[n]:-}
+		[ -n "$fd" ] || continue
+		exec {fd}>&-
+		unset "LONG_FD[n]"
+	done
+	for n in "$@"; do
+		[ -n "${LONG_PID[n]:-}" ] || continue
+		while kill -0 "${LONG_PID[n]}" 2>/dev/null; do
+			[ "$SECONDS" -lt "$end" ] || return 1
+			sleep 0.2
+		done
+		wait "${LONG_PID[n]}" 2>/dev/null
+		unset "LONG_PID[n]"
+	done
+}
