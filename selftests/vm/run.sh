@@ -23,7 +23,8 @@
 #             per release; logs of the last runs in <release>/runs/)
 #   -T SECS   timeout for the whole VM (default: sum of the per-test
 #             timeouts from selftests/settings + margin)
-#   -e CMD    run the bash command CMD in the guest instead of the tests
+#   -e CMD    run the bash command CMD in the guest instead of the tests,
+#             with no timeout but the VM's (-T)
 #   -P        performance run (benchmarks): boot without slub_debug, which
 #             sends every slab allocation down its slow path
 #   TEST      selftest scripts: paths, or names relative to selftests/
@@ -401,6 +402,8 @@ flock "$runlockfd"
 
 if [ $have_cmd -eq 1 ]; then
 	printf '%s\n' "$cmd" >"$RUN/cmd.sh"
+	# No limit of its own: the VM's (-T, else an hour) bounds it.
+	echo timeout=0 >"$RUN/settings"
 	tests=("$RUN/cmd.sh")
 fi
 
