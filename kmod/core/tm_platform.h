@@ -13,7 +13,6 @@
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
-#include <linux/prefetch.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -31,7 +30,6 @@
 /* Free @p, allocated by tm_alloc() or tm_valloc(), after a grace period. */
 #define tm_free_rcu(p, field)	kvfree_rcu(p, field)
 #define tm_random_u32()		get_random_u32()
-#define tm_prefetch(p)		prefetch(p)
 #define tm_sort(b, n, sz, cmp)	sort(b, n, sz, cmp, NULL)
 
 #else /* userspace */
@@ -75,7 +73,6 @@ void *tm_test_alloc(size_t size, bool zero);
 #endif
 #define rcu_dereference_protected(p, c)	(p)
 #define RCU_INIT_POINTER(p, v)	((p) = (v))
-#define tm_prefetch(p)		__builtin_prefetch(p)
 #define tm_sort(b, n, sz, cmp)	qsort(b, n, sz, cmp)
 /* The kernel's barriers as C11 fences: orders stores */
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
