@@ -2,11 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A short run of the SRLB experiment (exp/srlb_exp.sh, Documentation/
-# srlb-experiment.rst): two loads, a random load balancer and SR_4, 15 s
-# each, exponential service times.  Checks that it completes, that every
-# request was answered and that it writes its table and plots; it asserts
-# no ordering of the modes, which the emulator's noise would make flaky at
-# this length.
+# srlb-experiment.rst): four servers of one worker each, two loads, a
+# random load balancer and SR_2, 30 s each, exponential service times.
+# Checks that it completes, that every request was answered and that it
+# writes its table and plots.  Of the orderings of the modes it asserts
+# only the one that held by a margin in every trial: at load 0.9, SR_2's
+# mean response time is below the random load balancer's (0.38 to 0.81 of
+# it in seven 20 s trials on 6.1 and 6.12; the random load balancer's
+# queues depend on which server each connection's ephemeral port hashes
+# to, so they vary from run to run even with the same seed).  The p99 and
+# load 0.5 came too close to 1 to assert.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -20,10 +25,10 @@ cleanup()
 	rm -rf "$OUT"
 }
 
-OUT=$OUT DISTS=exp LOADS="0.5 0.9" MODES="random sr4" DURATION=15 \
+OUT=$OUT WORKERS=1 DISTS=exp LOADS="0.5 0.9" MODES="random sr2" DURATION=30 \
 	bash "$(dirname "$0")/exp/srlb_exp.sh"
 check_err $? "the experiment did not complete"
-rows=$(grep -cE '^0\.(50|90) +(random|sr4) ' "$OUT/table.rst" 2>/dev/null)
+rows=$(grep -cE '^0\.(50|90) +(random|sr2) ' "$OUT/table.rst" 2>/dev/null)
 expect_eq "rows of the table (2 loads x 2 modes)" "$rows" 4
 failed=$(awk '$1 ~ /^0\./ { f += $4 } END { print f + 0 }' "$OUT/table.rst")
 expect_eq "requests not answered" "$failed" 0
@@ -35,4 +40,17 @@ for f in load-exp.png cdf-exp.png; do
 	check_err $? "no plot $f"
 done
 log_test "short SRLB experiment: $answered requests, table and plots"
+
+# The table's columns: load mode requests failed mean_ms ...
+mean_at()
+{
+	awk -v l="$1" -v m="$2" '$1 == l && $2 == m { print $5 }' \
+		"$OUT/table.rst"
+}
+
+rnd=$(mean_at 0.90 random)
+sr2=$(mean_at 0.90 sr2)
+[ -n "$rnd" ] && [ -n "$sr2" ] && [ "$sr2" -lt "$rnd" ]
+check_err $? "load 0.9: SR_2 mean '$sr2' ms not below random's '$rnd' ms"
+log_test "load 0.9: SR_2 mean $sr2 ms, below random's $rnd ms"
 exit "$EXIT_STATUS"

@@ -8,7 +8,7 @@
 #
 #	selftests/vm/run.sh -P -k RELEASE -m KO exp/srlb_exp.sh
 #
-# Topology: client -- lb -- s1..s4 (as in srlb_lb.sh, with four servers).
+# Topology: client -- lb -- s1..sN (as in srlb_lb.sh, with SERVERS servers).
 # Each server runs httpd.py with WORKERS workers that accept() only when
 # free; a request's service time, drawn by loadgen.py, is a sleep, so the
 # emulated CPU is not what is measured.  Capacity is SERVERS * WORKERS /
@@ -23,9 +23,10 @@
 #			connections wait in the accept queue)
 #
 # Environment (defaults in brackets): DISTS [exp wiki], LOADS [0.5 0.7 0.8
-# 0.9 0.95], MODES [random sr4 sr6 sr8 backlog1], WORKERS [4], MEAN [200]
-# ms, DURATION [60] s per run, SEED [1], OUT [exp/ in the VM run's
-# directory]: results.csv, table.rst and the plots (report.py) go there.
+# 0.9 0.95], MODES [random sr4 sr6 sr8 backlog1], SERVERS [4, at most 16],
+# WORKERS [4], MEAN [200] ms, DURATION [60] s per run, SEED [1], OUT [exp/
+# in the VM run's directory]: results.csv, table.rst and the plots
+# (report.py) go there.
 # Other parameters: selftests/vm/run.sh -P ... -e 'LOADS=0.9 MODES="random
 # sr4" selftests/exp/srlb_exp.sh'.
 
@@ -47,14 +48,23 @@ SEED=${SEED:-1}
 OUT=${OUT:-${TM_RESULTS:+$TM_RESULTS/exp}}
 OUT=${OUT:-$TM_TOP/build/exp}
 HERE=$(cd "$(dirname "$0")" && pwd)
-NSRV=4
+NSRV=${SERVERS:-4}
 VIP=fd00:100::1
 LB_SID=fd00:1b::1
 PORT=80
 
-client='' lb='' srv1='' srv2='' srv3='' srv4=''
-setup_ns client lb srv1 srv2 srv3 srv4 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3" [4]="$srv4")
+if ! [[ $NSRV =~ ^[0-9]+$ ]] || [ "$NSRV" -lt 1 ] || [ "$NSRV" -gt 16 ]; then
+	echo "srlb_exp: SERVERS must be 1..16, not '$NSRV'" >&2
+	exit "$ksft_fail"
+fi
+client='' lb=''
+SRV=()
+setup_ns client lb || exit "$ksft_fail"
+for i in $(seq 1 "$NSRV"); do
+	setup_ns "srv$i" || exit "$ksft_fail"
+	v=srv$i
+	SRV[i]=${!v}
+done
 
 cleanup()
 {
@@ -87,7 +97,7 @@ setup()
 		ip -n "$client" link set veth0 up && ip -n "$lb" link set vc up &&
 		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
 		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in $(seq 1 $NSRV); do
+	for i in $(seq 1 "$NSRV"); do
 		ns=${SRV[i]}
 		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
 			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
@@ -116,7 +126,7 @@ lb_mode()
 	tm_lb lb service del web 2>/dev/null
 	tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp port "$PORT" \
 		choices "$1" || return 1
-	for i in $(seq 1 $NSRV); do
+	for i in $(seq 1 "$NSRV"); do
 		tm_lb lb backend add web "fc00:$i::100" || return 1
 	done
 	tm_lb rule add pre id 1 dst "$VIP/128" proto tcp dport "$PORT" lb web
@@ -127,7 +137,7 @@ srv_policy()
 {
 	local i
 
-	for i in $(seq 1 $NSRV); do
+	for i in $(seq 1 "$NSRV"); do
 		"$TMCTL" -n "${SRV[i]}" sid replace "fc00:$i::100" accept \
 			policy "$@" || return 1
 	done
@@ -147,7 +157,7 @@ wait_ready()
 {
 	local end=$((SECONDS + 30)) i
 
-	for i in $(seq 1 $NSRV); do
+	for i in $(seq 1 "$NSRV"); do
 		until grep -q ready "$OUT/httpd$i.log" 2>/dev/null; do
 			[ "$SECONDS" -lt "$end" ] || return 1
 			sleep 0.2
@@ -159,7 +169,7 @@ mkdir -p "$OUT" || exit "$ksft_fail"
 : >"$OUT/results.csv"
 setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
 wait_ready || { echo "FAIL: servers not ready"; exit "$ksft_fail"; }
-capacity=$(awk -v n=$NSRV -v w="$WORKERS" -v m="$MEAN" \
+capacity=$(awk -v n="$NSRV" -v w="$WORKERS" -v m="$MEAN" \
 	'BEGIN { print n * w * 1000 / m }')
 echo "# $NSRV servers x $WORKERS workers, mean service $MEAN ms:" \
 	"capacity $capacity requests/s; $DURATION s per run"
