@@ -69,6 +69,23 @@ poll_eq()
 	expect_eq "$what" "$got" "$want"
 }
 
+# poll_gt WHAT MIN CMD...: one check that CMD prints a number above MIN,
+# polled 20 s.
+poll_gt()
+{
+	local what=$1 min=$2 end=$((SECONDS + 20)) got
+
+	shift 2
+	while :; do
+		got=$("$@")
+		[ "$got" -gt "$min" ] 2>/dev/null && break
+		[ "$SECONDS" -lt "$end" ] || break
+		sleep 0.2
+	done
+	[ "$got" -gt "$min" ] 2>/dev/null
+	check_err $? "$what: '$got', not above $min"
+}
+
 policies()
 {
 	local verb=$1 i p words
@@ -89,7 +106,10 @@ start_listeners()
 
 	for i in 1 2 3; do
 		for port in "${PORTS[@]}"; do
-			ip netns exec "${SRV[i]}" socat \
+			# -t 15: once the client's FIN is in, socat waits that long
+			# (not 0.5 s) for the shell, slow to start when the host is
+			# busy, to echo and exit; else the answer is cut.
+			ip netns exec "${SRV[i]}" socat -t 15 \
 				"TCP6-LISTEN:$port,bind=[$VIP],fork,reuseaddr" \
 				SYSTEM:"echo s$i; cat" 2>/dev/null &
 			LISTENERS+=($!)

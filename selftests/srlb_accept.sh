@@ -220,7 +220,10 @@ start_listeners()
 	local i
 
 	for i in 1 2 3; do
-		ip netns exec "${SRV[i]}" socat \
+		# -t 15: once the client's FIN is in, socat waits that long
+		# (not 0.5 s) for the shell, slow to start when the host is
+		# busy, to echo and exit; else the answer is cut.
+		ip netns exec "${SRV[i]}" socat -t 15 \
 			"TCP6-LISTEN:$PORT,bind=[$VIP],fork,reuseaddr" \
 			SYSTEM:"echo s$i; cat" 2>/dev/null &
 		LISTENERS+=($!)
