@@ -54,34 +54,39 @@ number_after()
 	}'
 }
 
-# poll_eq WHAT WANT CMD...: one check that CMD prints WANT, polled 10 s.
-poll_eq()
+# poll_until SECS OP VALUE CMD...: what CMD prints, once "[ OUT OP VALUE ]"
+# holds or SECS seconds have gone by, polled every 0.2 s.
+poll_until()
 {
-	local what=$1 want=$2 end=$((SECONDS + 10)) got
+	local end=$((SECONDS + $1)) op=$2 want=$3 got
 
-	shift 2
+	shift 3
 	while :; do
 		got=$("$@")
-		[ "$got" = "$want" ] && break
+		test "$got" "$op" "$want" 2>/dev/null && break
 		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.2
 	done
-	expect_eq "$what" "$got" "$want"
+	echo "$got"
+}
+
+# poll_eq WHAT WANT CMD...: one check that CMD prints WANT, polled 10 s.
+poll_eq()
+{
+	local what=$1 want=$2
+
+	shift 2
+	expect_eq "$what" "$(poll_until 10 = "$want" "$@")" "$want"
 }
 
 # poll_gt WHAT MIN CMD...: one check that CMD prints a number above MIN,
 # polled 20 s.
 poll_gt()
 {
-	local what=$1 min=$2 end=$((SECONDS + 20)) got
+	local what=$1 min=$2 got
 
 	shift 2
-	while :; do
-		got=$("$@")
-		[ "$got" -gt "$min" ] 2>/dev/null && break
-		[ "$SECONDS" -lt "$end" ] || break
-		sleep 0.2
-	done
+	got=$(poll_until 20 -gt "$min" "$@")
 	[ "$got" -gt "$min" ] 2>/dev/null
 	check_err $? "$what: '$got', not above $min"
 }
