@@ -1392,6 +1392,7 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 {
 	const struct tm_tlist *tl = tm_tlist_get(f);
 	u32 i, j, rules = 0;
+	struct tm_tle m;
 	int err;
 
 	if (!tl)
@@ -1405,12 +1406,12 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 			return tm_fail(why, "table list not sorted by bound");
 		if (tl->e[i].best > t->best)
 			return tm_fail(why, "table bound in the list too weak");
+		tm_tle_masks(&m, t);
 		if (tl->e[i].slot != t->htab->slot ||
 		    tl->e[i].hmask != t->htab->mask ||
 		    tl->e[i].hshift != t->htab->shift ||
-		    tl->e[i].amask != ((u64)t->smask[0] << 32 | t->dmask[0]) ||
-		    tl->e[i].xmask != ((u64)t->pmask << 8 | t->prmask) ||
-		    tl->e[i].slen != t->tu.slen || tl->e[i].dlen != t->tu.dlen)
+		    tl->e[i].amask != m.amask || tl->e[i].xmask != m.xmask ||
+		    tl->e[i].slen != m.slen || tl->e[i].dlen != m.dlen)
 			return tm_fail(why, "list entry differs from its table");
 		for (j = 0; j < i; j++)
 			if (cls->p.engine == TM_ENGINE_TSS &&
