@@ -5,7 +5,10 @@
  * comes up and torn down, with all its objects, when the namespace dies or
  * the module is unloaded.
  */
+#include <linux/memcontrol.h>
 #include <linux/mutex.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
@@ -70,4 +73,41 @@ int tm_netns_init(void)
 void tm_netns_exit(void)
 {
 	unregister_pernet_subsys(&tm_net_ops);
+}
+
+/**
+ * tm_memcg_owner() - the memory cgroup of the task configuring an object
+ *
+ * The packet path allocates in softirq (flows of a service or a SID), where
+ * no task can be charged.  Such memory is charged to the memory cgroup of
+ * the task that created the object the packet path allocates for, taken
+ * here with a reference that tm_memcg_put() drops.  NULL without memory
+ * cgroups.
+ */
+struct mem_cgroup *tm_memcg_owner(void)
+{
+	return get_mem_cgroup_from_mm(current->mm);
+}
+
+void tm_memcg_put(struct mem_cgroup *memcg)
+{
+	mem_cgroup_put(memcg);
+}
+
+/**
+ * tm_zalloc_charged() - zeroed memory in any context, charged to @memcg
+ * @size: bytes
+ * @memcg: from tm_memcg_owner()
+ *
+ * Never dips into the atomic reserves and fails, instead of going over the
+ * limit, once @memcg is at its memory.max: GFP_ATOMIC would force the charge
+ * (__GFP_HIGH), letting a user pin kernel memory beyond its cgroup.
+ */
+void *tm_zalloc_charged(size_t size, struct mem_cgroup *memcg)
+{
+	struct mem_cgroup *old = set_active_memcg(memcg);
+	void *p = kzalloc(size, GFP_NOWAIT | __GFP_NOWARN | __GFP_ACCOUNT);
+
+	set_active_memcg(old);
+	return p;
 }

@@ -459,6 +459,9 @@ struct tm_txn {
 int tm_netns_init(void);
 void tm_netns_exit(void);
 struct tm_net *tm_net(const struct net *net);
+struct mem_cgroup *tm_memcg_owner(void);
+void tm_memcg_put(struct mem_cgroup *memcg);
+void *tm_zalloc_charged(size_t size, struct mem_cgroup *memcg);
 
 /* table.c */
 int tm_table_init(void);
