@@ -76,6 +76,7 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 {
 	u32 filled = 0, i;
 	bool active = true;
+	u64 rounds = 0;
 
 	for (i = 0; i < m; i++) {
 		mg[i].next = 0;
@@ -86,6 +87,7 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 	 * not list would have claimed it on its way through every row.
 	 */
 	while (filled < size && active) {
+		rounds++;
 		active = false;
 		for (i = 0; i < m && filled < size; i++) {
 			struct tm_mg *g = &mg[i];
@@ -116,6 +118,7 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 			}
 		}
 	}
+	tm_hook(TM_HOOK_MAGLEV_ROUNDS, rounds);
 }
 
 int tm_maglev_build(const struct tm_maglev_backend *b, u32 n, u32 k, u32 size,

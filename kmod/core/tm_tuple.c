@@ -446,6 +446,7 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 	u32 i, j, hash, seed = f->seed;
 	struct tm_hkey hk;
 
+	tm_hook(TM_HOOK_LOOKUP_LIST, 0);
 	if (!tl || !tl->n)
 		return NULL;
 	tm_hkey_make(&hk, k);
@@ -1044,6 +1045,7 @@ static void tm_cand_eval(const struct tm_fam *f, struct tm_rrec **rrs, u32 n,
 	}
 	c->movers = m;
 	c->cost = n - m > worst ? n - m : worst;
+	tm_hook(TM_HOOK_SPLIT_EVAL, n);
 }
 
 static bool tm_cand_better(const struct tm_cand *a, const struct tm_cand *b)
@@ -1123,12 +1125,14 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 			continue;
 		if (tm_table_add(f, dst, fresh, rr, &chain))
 			break;
+		tm_hook(TM_HOOK_SPLIT_ADD, rr->rule.id);
 		fresh = false;
 		tm_table_unlink(t, rr);
 		tm_table_link(dst, rr);
 		if (tm_rank(&rr->rule) < moved_best)
 			moved_best = tm_rank(&rr->rule);
 		tm_table_drop(f, t, &rr->rule);
+		tm_hook(TM_HOOK_SPLIT_DROP, rr->rule.id);
 		if (chain > cls->p.collide)
 			overflow = &rr->rule;
 	}

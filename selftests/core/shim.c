@@ -2,7 +2,7 @@
 /*
  * Userspace services for the classification core (see kmod/core/
  * tm_platform.h): allocation with failure injection, deferred freeing
- * through liburcu, and a deterministic random seed.
+ * through liburcu, a deterministic random seed and the test hooks.
  */
 #include <stdio.h>
 
@@ -87,6 +87,8 @@ void tm_rcu_defer(void *p)
 	if (tm_batch->n == TM_BATCH)
 		tm_rcu_flush();
 }
+
+void (*tm_hook_fn)(enum tm_hook_point point, u64 v);
 
 u32 tm_test_seed = 12345;
 
