@@ -125,6 +125,25 @@
  *   - A replace inserts the new rule before removing the old one: a lookup
  *     in between sees both and returns the answer of the rule set either
  *     before or after the replace.
+ *   - A split moves rules between tables, which no single store does: a
+ *     lookup that took the table list before the new table was in it, or
+ *     before the new table's latest hash table (it grows as rules come),
+ *     and probes the old table after a rule left it would miss the rule.
+ *     So a split is two steps for lookups (tm_write_next(), which makes a
+ *     lookup that overlaps both run again): first every mover is put in
+ *     the new table, publishing every list and hash table that needs; a
+ *     mover is then in both tables, the same rule with the same rank, and
+ *     a lookup finds it in either.  Then the movers leave the old table.
+ *     A lookup within the first step finds them in the old table; one
+ *     within the second holds a list from after the first, in which the
+ *     new table holds them all.  What precedes the first step in the same
+ *     step (the insert of the new rule; for a nested split, the second
+ *     step of the split before) leaves every rule in a table of any list
+ *     a lookup may hold, and the first step only adds: no step is needed
+ *     between them.  An allocation
+ *     failure in the first step stops it: the movers added so far move,
+ *     the others stay.  A delete is one step: it takes one rule out of one
+ *     table.
  *
  * Complexity
  * ----------
@@ -1100,7 +1119,11 @@ static void tm_split(struct tm_cls *cls, struct tm_fam *f,
 		     struct tm_ttab *t, const struct tm_rule *trigger,
 		     int depth);
 
-/* Move the rules of @rrs that fit @tu to the table of that tuple. */
+/*
+ * Move the rules of @rrs that fit @tu to the table of that tuple, in two
+ * steps for lookups (see "Updates and readers"): put every mover in the new
+ * table, then take them out of @t.  Reuses @rrs for the movers.
+ */
 static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 			  struct tm_ttab *t, struct tm_rrec **rrs, u32 n,
 			  const struct tm_tuple *tu, int depth)
@@ -1109,7 +1132,7 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 	const struct tm_rule *overflow = NULL;
 	u64 moved_best = TM_RANK_NONE;
 	bool fresh = !dst;
-	u32 i, chain;
+	u32 i, k = 0, chain;
 
 	if (fresh) {
 		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
@@ -1118,27 +1141,39 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		if (!dst)
 			return;
 	}
+	/* Each mover in both tables: lookups find it in either. */
 	for (i = 0; i < n; i++) {
 		struct tm_rrec *rr = rrs[i];
 
 		if (!tm_fits(tu, &rr->rule))
 			continue;
+		/* Without memory, the rules added so far move, no more. */
 		if (tm_table_add(f, dst, fresh, rr, &chain))
 			break;
 		tm_hook(TM_HOOK_SPLIT_ADD, rr->rule.id);
 		fresh = false;
-		tm_table_unlink(t, rr);
-		tm_table_link(dst, rr);
-		if (tm_rank(&rr->rule) < moved_best)
-			moved_best = tm_rank(&rr->rule);
-		tm_table_drop(f, t, &rr->rule);
-		tm_hook(TM_HOOK_SPLIT_DROP, rr->rule.id);
+		rrs[k++] = rr;
 		if (chain > cls->p.collide)
 			overflow = &rr->rule;
 	}
 	if (fresh) {
 		tm_table_free(dst);
 		return;
+	}
+	/*
+	 * A lookup may hold a list from before the new table, or before its
+	 * last hash table: from here on it runs again.
+	 */
+	tm_write_next(cls);
+	for (i = 0; i < k; i++) {
+		struct tm_rrec *rr = rrs[i];
+
+		tm_table_drop(f, t, &rr->rule);
+		tm_hook(TM_HOOK_SPLIT_DROP, rr->rule.id);
+		tm_table_unlink(t, rr);
+		tm_table_link(dst, rr);
+		if (tm_rank(&rr->rule) < moved_best)
+			moved_best = tm_rank(&rr->rule);
 	}
 	cls->splits++;
 	tm_table_settle(f, t, moved_best);
@@ -1354,8 +1389,9 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 		if (!found)
 			return tm_fail(why, "rule missing from its bucket");
 	}
-	if (n != t->nrules || !n)
-		return tm_fail(why, "table rule count wrong or table empty");
+	/* Empty: tm_table_settle() could not drop it, the next list will. */
+	if (n != t->nrules)
+		return tm_fail(why, "table rule count wrong");
 	if (t->best != tm_table_best(t))
 		return tm_fail(why, "table bound is not its best rank");
 	for (i = 0; i <= h->mask; i++) {

@@ -12,6 +12,7 @@
 unsigned long tm_alloc_count;		/* allocations attempted */
 unsigned long tm_alloc_fail_every;	/* 0: never fail; N: fail 1 in N */
 unsigned long tm_alloc_failed;
+unsigned long tm_alloc_fail_at;		/* 0: never; N: the Nth allocation */
 static u64 tm_fail_state = 88172645463325252ULL;
 
 static u64 tm_xorshift(u64 *s)
@@ -25,6 +26,10 @@ static u64 tm_xorshift(u64 *s)
 void *tm_test_alloc(size_t size, bool zero)
 {
 	tm_alloc_count++;
+	if (tm_alloc_fail_at && tm_alloc_count == tm_alloc_fail_at) {
+		tm_alloc_failed++;
+		return NULL;
+	}
 	if (tm_alloc_fail_every &&
 	    tm_xorshift(&tm_fail_state) % tm_alloc_fail_every == 0) {
 		tm_alloc_failed++;
