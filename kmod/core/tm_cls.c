@@ -228,6 +228,8 @@ void tm_cls_destroy(struct tm_cls *cls)
 		tm_tuple_destroy(&cls->v6);
 	}
 	for (i = 0; i <= cls->ids_mask; i++) {
+		if (!(i % 1024))
+			tm_cond_resched();
 		while (cls->ids[i]) {
 			struct tm_rrec *rr = cls->ids[i];
 

@@ -29,6 +29,7 @@ enum tm_hook_point {
 #include <linux/errno.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -47,6 +48,13 @@ enum tm_hook_point {
 #define tm_sort(b, n, sz, cmp)	sort(b, n, sz, cmp, NULL)
 
 #define tm_hook(point, v)	do { (void)(v); } while (0)
+
+/*
+ * In the loops whose length a user picks (rules moved, Maglev rounds).
+ * The writer side may sleep anyway (GFP_KERNEL allocations): every caller
+ * runs in process context, under the namespace's mutex.
+ */
+#define tm_cond_resched()	cond_resched()
 
 #else /* userspace */
 
@@ -109,6 +117,8 @@ void tm_rcu_defer(void *p);
 #define tm_free_rcu(p, field)	tm_rcu_defer(p)
 
 u32 tm_random_u32(void);
+
+#define tm_cond_resched()	do { } while (0)
 
 /* Set by a test, called at every hook point (see enum tm_hook_point). */
 extern void (*tm_hook_fn)(enum tm_hook_point point, u64 v);
