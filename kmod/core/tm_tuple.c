@@ -1139,6 +1139,8 @@ static bool tm_split_pick(const struct tm_fam *f, const struct tm_ttab *t,
 	hashes = tm_alloc(n * sizeof(*hashes));
 	if (!hashes)
 		return false;
+	/* Splitting nothing: the tuple stays, the bucket too. */
+	best->tu = t->tu;
 	best->cost = n;
 	best->movers = 0;
 	for (i = 0; i < n + 3; i++) {
