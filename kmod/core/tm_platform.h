@@ -47,7 +47,7 @@ enum tm_hook_point {
 #define tm_random_u32()		get_random_u32()
 #define tm_sort(b, n, sz, cmp)	sort(b, n, sz, cmp, NULL)
 
-#define tm_hook(point, v)	do { (void)(v); } while (0)
+#define tm_hook(point, v)	((void)(v))
 
 /*
  * In the loops whose length a user picks (rules moved, Maglev rounds).
@@ -129,7 +129,7 @@ extern void (*tm_hook_fn)(enum tm_hook_point point, u64 v);
 			tm_hook_fn(point, v);		\
 	} while (0)
 #else
-#define tm_hook(point, v)	do { (void)(v); } while (0)
+#define tm_hook(point, v)	((void)(v))
 #endif
 
 #endif /* __KERNEL__ */
