@@ -234,7 +234,8 @@ static int run(u8 engine, u8 fam, double seconds)
  * rule that cannot move keeps the old table, so that only the bucket
  * moves); then they go out again.  Every op is a step of a fixed schedule,
  * so a reader knows which B_i are in at each step: a lookup for packet i
- * that overlapped only steps with B_i in must return B_i, not a miss.
+ * that overlapped only steps with B_i in (a steady one) must return B_i,
+ * not a miss.
  */
 #define LONG		400
 #define NB		49
@@ -398,7 +399,7 @@ static int run_split(u8 fam, double seconds)
 	}
 	tm_cls_stats(cls, &st);
 	tm_cls_destroy(cls);
-	printf("%s: tuplemerge %s splits: %lu cycles, %u splits, %lu lookups (%lu of a rule in throughout), %lu impossible\n",
+	printf("%s: tuplemerge %s: %lu cycles, %u splits, %lu lookups (%lu steady), %lu bad\n",
 	       wrong || !cycles || total == part ? "FAIL" : "ok",
 	       fam == TM_AF_INET ? "ipv4" : "ipv6", cycles, st.splits, total,
 	       total - part, wrong);

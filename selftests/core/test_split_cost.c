@@ -78,7 +78,8 @@ static void long_bucket(u8 family, u32 n)
 	if (!cls)
 		abort();
 	tm_cls_set_private(cls, true);
-	evals = scored = 0;
+	evals = 0;
+	scored = 0;
 	tm_hook_fn = count;
 	for (i = 0; i < n; i++) {
 		memset(&r, 0, sizeof(r));
@@ -95,7 +96,7 @@ static void long_bucket(u8 family, u32 n)
 	}
 	tm_hook_fn = NULL;
 	tm_cls_stats(cls, &st);
-	printf("  %s: %u rules in one bucket (longest %u): %lu candidates scored over %lu rules in all, %.1f per insert\n",
+	printf("  %s: %u rules, one bucket of %u: %lu scorings of %lu rules, %.1f per insert\n",
 	       fam, n, st.max_chain, evals, scored, (double)scored / n);
 	check(!bad && st.max_chain == n && scored <= 8ULL * n,
 	      "%s: a bucket of %u rules no split shortens: %lu rules scored (bound %u)",

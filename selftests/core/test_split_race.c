@@ -69,6 +69,8 @@ static u32 rd_got;
 static bool rd_arm;		/* the next list taken by the reader stops */
 static __thread bool is_reader;
 
+#define NMOVED	4096
+
 /* What the writer does at its hook points. */
 static struct {
 	int when;		/* reader takes its list: 0 before, 1 in split */
@@ -77,7 +79,7 @@ static struct {
 	bool started, released;
 	/* learning run: the rules moved */
 	bool record;
-	u32 moved[4096];
+	u32 moved[NMOVED];
 	u32 nmoved;
 } w;
 
@@ -129,7 +131,7 @@ static void hook(enum tm_hook_point p, u64 v)
 		return;
 	}
 	if (p == TM_HOOK_SPLIT_DROP && w.record &&
-	    w.nmoved < sizeof(w.moved) / sizeof(w.moved[0]))
+	    w.nmoved < NMOVED)
 		w.moved[w.nmoved++] = v;
 	if (p == TM_HOOK_SPLIT_ADD && w.when == 1 && !w.started &&
 	    !w.record)
@@ -215,7 +217,7 @@ static u32 scen_learn(const struct scen *s)
  */
 static void scen_race(const struct scen *s, u32 max, struct rng *g)
 {
-	u32 moved[4096], nmoved, i, when, runs = 0, wrong = 0, unreached = 0;
+	u32 moved[NMOVED], nmoved, i, when, runs = 0, wrong = 0, unreached = 0;
 	u32 splits = scen_learn(s), step;
 	struct oracle o;
 
@@ -264,10 +266,9 @@ static void scen_race(const struct scen *s, u32 max, struct rng *g)
 			runs++;
 			if (rd_got != before && rd_got != after) {
 				if (wrong++ < 3)
-					printf("  %s: rule %u moved, reader's list taken %s: got %u, want %u or %u\n",
+					printf("  %s: rule %u moved, list %s: got %u, want %u/%u\n",
 					       s->name, moved[i],
-					       when ? "in the split" :
-						      "before the insert",
+					       when ? "in split" : "before",
 					       rd_got, before, after);
 			}
 			if (tm_cls_verify(cls, &why)) {
@@ -338,7 +339,7 @@ static void scen_nomem(const struct scen *s, struct rng *g)
 		now = err ? &o : &o2;
 		if ((err && err != -ENOMEM) ||
 		    (rd_got != before && rd_got != (err ? before : after))) {
-			printf("  %s: allocation %u failed: insert %d, reader got %u, want %u or %u\n",
+			printf("  %s: alloc %u failed: insert %d, reader got %u, want %u/%u\n",
 			       s->name, f, err, rd_got, before, after);
 			wrong++;
 		}
@@ -355,7 +356,7 @@ static void scen_nomem(const struct scen *s, struct rng *g)
 			rcu_read_lock();
 			r = tm_cls_lookup(cls, &k2);
 			if ((r ? r->id : 0) != answer(now, &k2)) {
-				printf("  %s: allocation %u failed: insert %d, rule %u: got %u, want %u\n",
+				printf("  %s: alloc %u failed: insert %d, rule %u: %u, not %u\n",
 				       s->name, f, err, now->r[i].id,
 				       r ? r->id : 0, answer(now, &k2));
 				wrong++;
