@@ -21,7 +21,7 @@ resolve()
 
 pkgs=(
 	build-essential make gcc-12 pkg-config libmnl-dev liburcu-dev
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev valgrind
 	sparse shellcheck linux-source-6.1
 	dkms kmod cpio busybox-static qemu-system-x86
 	iproute2 iputils-ping nftables iptables socat python3 python3-yaml

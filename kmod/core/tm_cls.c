@@ -228,6 +228,8 @@ void tm_cls_destroy(struct tm_cls *cls)
 		tm_tuple_destroy(&cls->v6);
 	}
 	for (i = 0; i <= cls->ids_mask; i++) {
+		if (!(i % 1024))
+			tm_cond_resched();
 		while (cls->ids[i]) {
 			struct tm_rrec *rr = cls->ids[i];
 
@@ -282,27 +284,6 @@ static void tm_unplace(struct tm_cls *cls, struct tm_rrec *rr)
 	tm_retire(f, rr, rcu);
 }
 
-/*
- * Lookups retry when they overlapped more than one change: a lookup that
- * walks the tables while two changes land could see the second and not the
- * first, an answer no rule set ever gave.  The writer bumps @seq before and
- * after each change (odd while one is under way); a lookup that saw it move
- * by more than one runs again.  One change alone is atomic for lookups.
- */
-static void tm_write_begin(struct tm_cls *cls)
-{
-	WRITE_ONCE(cls->seq, cls->seq + 1);
-	/* The odd count is visible before any store of the change. */
-	smp_wmb();
-}
-
-static void tm_write_end(struct tm_cls *cls)
-{
-	/* Every store of the change is visible before the even count. */
-	smp_wmb();
-	WRITE_ONCE(cls->seq, cls->seq + 1);
-}
-
 int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r)
 {
 	struct tm_rrec *rr;
@@ -341,8 +322,8 @@ int tm_cls_delete(struct tm_cls *cls, u32 id)
 /*
  * The new rule is placed before the old one is removed: a lookup meanwhile
  * sees both, and whichever it returns is the answer of the classifier either
- * before or after the replacement.  These are two changes for lookups (see
- * tm_write_begin()), so that none sees the removal without the placement.
+ * before or after the replacement.  These are two steps for lookups (see
+ * tm_write_next()), so that none sees the removal without the placement.
  */
 int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r)
 {
@@ -357,11 +338,12 @@ int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r)
 		return -ENOENT;
 	tm_write_begin(cls);
 	err = tm_place(cls, r, &rr);
-	tm_write_end(cls);
-	if (err)
+	if (err) {
+		tm_write_end(cls);
 		return err;
+	}
 	tm_id_del(cls, old);
-	tm_write_begin(cls);
+	tm_write_next(cls);
 	tm_unplace(cls, old);
 	tm_write_end(cls);
 	tm_id_add(cls, rr);

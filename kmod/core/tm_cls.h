@@ -17,6 +17,8 @@
  *   - A change that fails (bad rule, duplicate id, allocation failure)
  *     returns a negative errno and leaves the classifier exactly as it was.
  *   - tm_cls_stats() and tm_cls_for_each() are writer-side calls.
+ *   - The writer side may sleep: it allocates with GFP_KERNEL and yields
+ *     (tm_cond_resched()) in loops as long as the rules a user installs.
  *   - A classifier no lookup can reach yet (the module's transaction copies)
  *     may be marked private with tm_cls_set_private(): the memory a change
  *     replaces is then freed at once instead of after a grace period, which

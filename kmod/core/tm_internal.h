@@ -65,6 +65,38 @@ struct tm_cls {
 	u32 nrules;
 };
 
+/*
+ * Lookups retry when they overlapped more than one step of the writer: a
+ * lookup that walks the tables while two steps land could see the second
+ * and not the first, an answer no rule set ever gave.  The writer bumps
+ * @seq before and after each step (odd while one is under way); a lookup
+ * that saw it move by more than one runs again (tm_lookup()).  So each step
+ * must be atomic for lookups on its own: whatever mix of its stores a
+ * lookup sees, it gives the answer from before the step or after it.  A
+ * change is one step, or several (tm_write_next()) when it cannot be made
+ * atomic in one: a replace, a split (see tm_tuple.c).
+ */
+static inline void tm_write_begin(struct tm_cls *cls)
+{
+	WRITE_ONCE(cls->seq, cls->seq + 1);
+	/* The odd count is visible before any store of the step. */
+	smp_wmb();
+}
+
+static inline void tm_write_end(struct tm_cls *cls)
+{
+	/* Every store of the step is visible before the even count. */
+	smp_wmb();
+	WRITE_ONCE(cls->seq, cls->seq + 1);
+}
+
+/* End the step under way and begin the next: lookups see them apart. */
+static inline void tm_write_next(struct tm_cls *cls)
+{
+	tm_write_end(cls);
+	tm_write_begin(cls);
+}
+
 static inline struct tm_fam *tm_fam_of(struct tm_cls *cls, u8 family)
 {
 	return family == TM_AF_INET ? &cls->v4 : &cls->v6;

@@ -12,7 +12,8 @@
  *
  * Weights: in each turn a backend earns its weight in credit and claims
  * one row per `wmax` of credit, so the heaviest claims one row a turn and
- * the others in proportion.
+ * the others in proportion.  Turns in which nobody would claim are
+ * skipped, in one step (tm_maglev_idle()).
  *
  * k candidates: the table is filled one column at a time, each column a
  * Maglev population of its own, except that a backend skips the rows that
@@ -70,12 +71,43 @@ static bool tm_row_has(const u16 *row, u32 cols, u32 idx)
 	return false;
 }
 
-/* One column: a Maglev population avoiding the earlier columns' picks. */
+/*
+ * Rounds that change nothing but credit, before the next one in which a
+ * backend claims a row: at the start of a round each backend still on its
+ * permutation has less than wmax credit (or it would have claimed), and
+ * needs ceil((wmax - credit) / weight) rounds to reach it.  Skipping the
+ * fewest of them less one, each backend's credit grows as it would have in
+ * those rounds, which claim nothing: the table is the same.  Without this,
+ * weights 65535 and 1 cost the light backend 65535 rounds a row.
+ */
+static u64 tm_maglev_idle(const struct tm_mg *mg, u32 m, u32 wmax, u32 size)
+{
+	u64 r, fewest = ~0ULL;
+	u32 i;
+
+	for (i = 0; i < m; i++) {
+		const struct tm_mg *g = &mg[i];
+
+		if (g->next == size)
+			continue;
+		r = g->credit >= wmax ? 1 :
+		    (wmax - g->credit + g->weight - 1) / g->weight;
+		if (r < fewest)
+			fewest = r;
+	}
+	return fewest == ~0ULL ? 0 : fewest - 1;
+}
+
+/*
+ * One column: a Maglev population avoiding the earlier columns' picks.
+ * Every round claims a row or ends a backend's walk: O(m * (size + m)).
+ */
 static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 			     u32 col, u32 size, u16 *table)
 {
 	u32 filled = 0, i;
 	bool active = true;
+	u64 rounds = 0;
 
 	for (i = 0; i < m; i++) {
 		mg[i].next = 0;
@@ -86,6 +118,9 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 	 * not list would have claimed it on its way through every row.
 	 */
 	while (filled < size && active) {
+		u64 idle = tm_maglev_idle(mg, m, wmax, size);
+
+		rounds++;
 		active = false;
 		for (i = 0; i < m && filled < size; i++) {
 			struct tm_mg *g = &mg[i];
@@ -93,7 +128,7 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 			if (g->next == size)
 				continue;
 			active = true;
-			g->credit += g->weight;
+			g->credit += (idle + 1) * g->weight;
 			while (g->credit >= wmax && filled < size) {
 				u16 *row = NULL;
 
@@ -115,7 +150,9 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 				filled++;
 			}
 		}
+		tm_cond_resched();
 	}
+	tm_hook(TM_HOOK_MAGLEV_ROUNDS, rounds);
 }
 
 int tm_maglev_build(const struct tm_maglev_backend *b, u32 n, u32 k, u32 size,

@@ -8,6 +8,20 @@
 #ifndef _TM_PLATFORM_H
 #define _TM_PLATFORM_H
 
+/*
+ * Test hooks: points where the userspace tests stop a thread, to force an
+ * interleaving, or count work, to bound a cost.  tm_hook(point, v) is
+ * nothing in the kernel and in builds without TM_TEST_HOOKS (benchmarks).
+ */
+enum tm_hook_point {
+	TM_HOOK_LOOKUP_LIST,	/* a lookup took the table list */
+	TM_HOOK_SPLIT_ADD,	/* a split put rule id @v in its new table */
+	TM_HOOK_SPLIT_DROP,	/* a split took rule id @v out of its old one */
+	TM_HOOK_SPLIT_EVAL,	/* a split candidate was scored on @v rules */
+	TM_HOOK_MAGLEV_ROUNDS,	/* a Maglev column took @v rounds */
+	TM_HOOK_NR
+};
+
 #ifdef __KERNEL__
 
 #include <linux/build_bug.h>
@@ -15,6 +29,7 @@
 #include <linux/errno.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
@@ -31,6 +46,15 @@
 #define tm_free_rcu(p, field)	kvfree_rcu(p, field)
 #define tm_random_u32()		get_random_u32()
 #define tm_sort(b, n, sz, cmp)	sort(b, n, sz, cmp, NULL)
+
+#define tm_hook(point, v)	((void)(v))
+
+/*
+ * In the loops whose length a user picks (rules moved, Maglev rounds).
+ * The writer side may sleep anyway (GFP_KERNEL allocations): every caller
+ * runs in process context, under the namespace's mutex.
+ */
+#define tm_cond_resched()	cond_resched()
 
 #else /* userspace */
 
@@ -93,6 +117,20 @@ void tm_rcu_defer(void *p);
 #define tm_free_rcu(p, field)	tm_rcu_defer(p)
 
 u32 tm_random_u32(void);
+
+#define tm_cond_resched()	do { } while (0)
+
+/* Set by a test, called at every hook point (see enum tm_hook_point). */
+extern void (*tm_hook_fn)(enum tm_hook_point point, u64 v);
+#ifdef TM_TEST_HOOKS
+#define tm_hook(point, v)				\
+	do {						\
+		if (tm_hook_fn)				\
+			tm_hook_fn(point, v);		\
+	} while (0)
+#else
+#define tm_hook(point, v)	((void)(v))
+#endif
 
 #endif /* __KERNEL__ */
 

@@ -61,7 +61,9 @@
  *     table moves to that tuple (one table stays one table); otherwise the
  *     rules that fit move to a table of that tuple, found or created.  A
  *     bucket no split can shorten (rules that differ only in port ranges)
- *     simply stays long: lookups remain correct, only slower.
+ *     simply stays long: lookups remain correct, only slower.  Its slot
+ *     remembers the size at which a split was last tried, and none is
+ *     tried again before the bucket has doubled (tm_split_due()).
  *
  *     These choices depart from the reference code (c = 10, ports hashed
  *     when exact, a 4-bit gap) because each lookup pays one probe per table
@@ -125,15 +127,38 @@
  *   - A replace inserts the new rule before removing the old one: a lookup
  *     in between sees both and returns the answer of the rule set either
  *     before or after the replace.
+ *   - A split moves rules between tables, which no single store does: a
+ *     lookup that took the table list before the new table was in it, or
+ *     before the new table's latest hash table (it grows as rules come),
+ *     and probes the old table after a rule left it would miss the rule.
+ *     So a split is two steps for lookups (tm_write_next(), which makes a
+ *     lookup that overlaps both run again): first every mover is put in
+ *     the new table, publishing every list and hash table that needs; a
+ *     mover is then in both tables, the same rule with the same rank, and
+ *     a lookup finds it in either.  Then the movers leave the old table.
+ *     A lookup within the first step finds them in the old table; one
+ *     within the second holds a list from after the first, in which the
+ *     new table holds them all.  What precedes the first step in the same
+ *     step (the insert of the new rule; for a nested split, the second
+ *     step of the split before) leaves every rule in a table of any list
+ *     a lookup may hold, and the first step only adds: no step is needed
+ *     between them.  An allocation
+ *     failure in the first step stops it: the movers added so far move,
+ *     the others stay.  A delete is one step: it takes one rule out of one
+ *     table.
  *
  * Complexity
  * ----------
  * Lookup: O(tables probed x (1 + rules in the bucket)), the number of
  * tables being what TupleMerge keeps small.  Insert: O(tables) to choose a
  * table, O(c) to rebuild a bucket, amortised O(1) for hash table growth,
- * plus O(tables) when the table list changes; a split costs O(c^2), and a
- * whole-table move O(rules of the table), which happens at most once per
- * bit a tuple can gain.  Delete: O(c), plus a scan of the table's rules
+ * plus O(tables) when the table list changes.  Choosing a split of a
+ * bucket of n rules scores each distinct candidate tuple once, O(n log n)
+ * each, at most 2 x 33 (IPv4) or 2 x 129 (IPv6) of them plus 3; since a
+ * bucket is tried again only once it has doubled, that is amortised
+ * O(log n) per candidate and insert even for a bucket no split shortens.
+ * A whole-table move costs O(rules of the table), which happens at most
+ * once per bit a tuple can gain.  Delete: O(c), plus a scan of the table's rules
  * when its best rule goes (expected O(1) over random deletes).  Memory: one
  * rule record, one bucket entry (48 bytes for IPv4, 96 for IPv6) and at
  * most two 16-byte slots per rule: about 200-250 bytes per rule in all.
@@ -187,7 +212,7 @@ struct tm_node {
 /* A slot of a hash table: one 16-byte load tells hit, miss or go on. */
 struct tm_slot {
 	u32 hash;		/* 0: free */
-	u32 pad;
+	u32 tried;		/* writer: see tm_split_due() */
 	struct tm_node __rcu *node;	/* NULL: emptied, hash kept */
 };
 
@@ -446,6 +471,7 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 	u32 i, j, hash, seed = f->seed;
 	struct tm_hkey hk;
 
+	tm_hook(TM_HOOK_LOOKUP_LIST, 0);
 	if (!tl || !tl->n)
 		return NULL;
 	tm_hkey_make(&hk, k);
@@ -627,6 +653,7 @@ static void tm_htab_copy(struct tm_htab *h, const struct tm_htab *old)
 			continue;
 		j = tm_htab_slot(h, old->slot[i].hash);
 		h->slot[j].hash = old->slot[i].hash;
+		h->slot[j].tried = old->slot[i].tried;
 		RCU_INIT_POINTER(h->slot[j].node, node);
 		h->used++;
 		h->live++;
@@ -834,9 +861,22 @@ static void tm_table_unlink(struct tm_ttab *t, struct tm_rrec *rr)
 static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl);
 
 /*
+ * Whether a bucket of @live rules, in a slot whose split was tried at
+ * @tried rules, may be split: a split that failed (or left the bucket long)
+ * is tried again only once the bucket has twice the rules, so that a
+ * bucket no split can shorten costs amortised O(log n) candidate work per
+ * insert, not O(n).  The drops lower @tried to the bucket's size.
+ */
+static bool tm_split_due(u32 live, u32 tried)
+{
+	return live >= 2 * tried;
+}
+
+/*
  * Put @rr in a bucket of table @t, which is in the list, or is @fresh and
  * joins it; the caller links @rr to @t after.  Allocates everything first:
- * on failure nothing changed.  @chain: live rules in the bucket it joined.
+ * on failure nothing changed.  @chain: live rules in the bucket it joined,
+ * or 0 when that bucket is not due for a split (tm_split_due()).
  */
 static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 			struct tm_rrec *rr, u32 *chain)
@@ -844,7 +884,7 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	struct tm_htab *h = t->htab, *nh = NULL;
 	u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
 	u64 rank = tm_rank(&rr->rule), old_best = t->best;
-	u32 slot = tm_htab_slot(h, hash);
+	u32 slot = tm_htab_slot(h, hash), tried = h->slot[slot].tried;
 	struct tm_node *old = tm_slot_node(h, slot), *node;
 	struct tm_tlist *tl = NULL;
 	bool nomem;
@@ -894,7 +934,7 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 		tm_retire(f, old, rcu);
 	if (fresh)
 		f->tables++;
-	*chain = node->live;
+	*chain = tm_split_due(node->live, tried) ? node->live : 0;
 	return 0;
 
 nomem:
@@ -943,6 +983,13 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl)
 	tm_retire(f, old, rcu);
 }
 
+/* The bucket of @s is down to @live rules: see tm_split_due(). */
+static void tm_slot_shrunk(struct tm_slot *s, u32 live)
+{
+	if (s->tried > live)
+		s->tried = live;
+}
+
 /*
  * Take the entry of @r out of its bucket in @t.  Never fails: when the
  * smaller bucket cannot be allocated, the entry is disabled in place.
@@ -967,9 +1014,11 @@ static void tm_table_drop(struct tm_fam *f, struct tm_ttab *t,
 				break;
 			}
 		}
+		tm_slot_shrunk(&h->slot[slot], old->live);
 		return;
 	}
 	rcu_assign_pointer(h->slot[slot].node, node);
+	tm_slot_shrunk(&h->slot[slot], node ? node->live : 0);
 	if (!node)
 		h->live--;
 	tm_retire(f, old, rcu);
@@ -1024,11 +1073,19 @@ struct tm_cand {
 	u32 movers;
 };
 
+static int tm_u32_cmp(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Score @c on the @n rules @rrs: O(n log n), @hashes has room for @n. */
 static void tm_cand_eval(const struct tm_fam *f, struct tm_rrec **rrs, u32 n,
 			 struct tm_cand *c, u32 *hashes)
 {
 	struct tm_ttab tmp;
-	u32 i, j, m = 0, group, worst = 0;
+	u32 i, j, m = 0, worst = 0;
 
 	tmp.tu = c->tu;
 	tm_table_masks(&tmp, f->nw);
@@ -1036,14 +1093,17 @@ static void tm_cand_eval(const struct tm_fam *f, struct tm_rrec **rrs, u32 n,
 		if (tm_fits(&c->tu, &rrs[i]->rule))
 			hashes[m++] = tm_hash_rule(&tmp, &rrs[i]->rule,
 						   f->seed, f->nw);
-	for (i = 0; i < m; i++) {
-		for (group = 0, j = 0; j < m; j++)
-			group += hashes[j] == hashes[i];
-		if (group > worst)
-			worst = group;
+	/* The longest bucket left in the new table: the longest run. */
+	tm_sort(hashes, m, sizeof(*hashes), tm_u32_cmp);
+	for (i = 0; i < m; i = j) {
+		for (j = i + 1; j < m && hashes[j] == hashes[i]; j++)
+			;
+		if (j - i > worst)
+			worst = j - i;
 	}
 	c->movers = m;
 	c->cost = n - m > worst ? n - m : worst;
+	tm_hook(TM_HOOK_SPLIT_EVAL, n);
 }
 
 static bool tm_cand_better(const struct tm_cand *a, const struct tm_cand *b)
@@ -1053,39 +1113,61 @@ static bool tm_cand_better(const struct tm_cand *a, const struct tm_cand *b)
 	return tm_specificity(&a->tu) < tm_specificity(&b->tu);
 }
 
-/* Pick the best way to split the rules @rrs of a bucket of @t. */
+/* Whether prefix length @len is in the set @seen; it is in it after. */
+static bool tm_len_seen(u64 *seen, unsigned int len)
+{
+	u64 bit = 1ULL << (len % 64);
+	bool was = seen[len / 64] & bit;
+
+	seen[len / 64] |= bit;
+	return was;
+}
+
+/*
+ * Pick the best way to split the rules @rrs of a bucket of @t.  Each
+ * distinct candidate tuple is scored once (in the order of the rules that
+ * propose it, so that ties go as they always did): at most 2 x 129 prefix
+ * lengths and 3 exact fields, O(n log n) each.
+ */
 static bool tm_split_pick(const struct tm_fam *f, const struct tm_ttab *t,
 			  struct tm_rrec **rrs, u32 n, struct tm_cand *best)
 {
+	u64 sseen[3] = { 0 }, dseen[3] = { 0 };
 	struct tm_cand c;
 	u32 *hashes, i;
 
 	hashes = tm_alloc(n * sizeof(*hashes));
 	if (!hashes)
 		return false;
+	/* Splitting nothing: the tuple stays, the bucket too. */
+	best->tu = t->tu;
 	best->cost = n;
 	best->movers = 0;
 	for (i = 0; i < n + 3; i++) {
 		const struct tm_rule *r = i < n ? &rrs[i]->rule : NULL;
 
 		c.tu = t->tu;
-		if (r && r->src_len > t->tu.slen) {
+		if (r && r->src_len > t->tu.slen &&
+		    !tm_len_seen(sseen, r->src_len)) {
 			c.tu.slen = r->src_len;
 			tm_cand_eval(f, rrs, n, &c, hashes);
 			if (tm_cand_better(&c, best))
 				*best = c;
 			c.tu = t->tu;
 		}
-		if (r && r->dst_len > t->tu.dlen)
+		if (r && r->dst_len > t->tu.dlen) {
+			if (tm_len_seen(dseen, r->dst_len))
+				continue;
 			c.tu.dlen = r->dst_len;
-		else if (i == n && !t->tu.sp)
+		} else if (i == n && !t->tu.sp) {
 			c.tu.sp = 1;
-		else if (i == n + 1 && !t->tu.dp)
+		} else if (i == n + 1 && !t->tu.dp) {
 			c.tu.dp = 1;
-		else if (i == n + 2 && !t->tu.pr)
+		} else if (i == n + 2 && !t->tu.pr) {
 			c.tu.pr = 1;
-		else
+		} else {
 			continue;
+		}
 		tm_cand_eval(f, rrs, n, &c, hashes);
 		if (tm_cand_better(&c, best))
 			*best = c;
@@ -1098,7 +1180,11 @@ static void tm_split(struct tm_cls *cls, struct tm_fam *f,
 		     struct tm_ttab *t, const struct tm_rule *trigger,
 		     int depth);
 
-/* Move the rules of @rrs that fit @tu to the table of that tuple. */
+/*
+ * Move the rules of @rrs that fit @tu to the table of that tuple, in two
+ * steps for lookups (see "Updates and readers"): put every mover in the new
+ * table, then take them out of @t.  Reuses @rrs for the movers.
+ */
 static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 			  struct tm_ttab *t, struct tm_rrec **rrs, u32 n,
 			  const struct tm_tuple *tu, int depth)
@@ -1107,7 +1193,7 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 	const struct tm_rule *overflow = NULL;
 	u64 moved_best = TM_RANK_NONE;
 	bool fresh = !dst;
-	u32 i, chain;
+	u32 i, k = 0, chain;
 
 	if (fresh) {
 		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
@@ -1116,25 +1202,41 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		if (!dst)
 			return;
 	}
+	/* Each mover in both tables: lookups find it in either. */
 	for (i = 0; i < n; i++) {
 		struct tm_rrec *rr = rrs[i];
 
+		tm_cond_resched();
 		if (!tm_fits(tu, &rr->rule))
 			continue;
+		/* Without memory, the rules added so far move, no more. */
 		if (tm_table_add(f, dst, fresh, rr, &chain))
 			break;
+		tm_hook(TM_HOOK_SPLIT_ADD, rr->rule.id);
 		fresh = false;
-		tm_table_unlink(t, rr);
-		tm_table_link(dst, rr);
-		if (tm_rank(&rr->rule) < moved_best)
-			moved_best = tm_rank(&rr->rule);
-		tm_table_drop(f, t, &rr->rule);
+		rrs[k++] = rr;
 		if (chain > cls->p.collide)
 			overflow = &rr->rule;
 	}
 	if (fresh) {
 		tm_table_free(dst);
 		return;
+	}
+	/*
+	 * A lookup may hold a list from before the new table, or before its
+	 * last hash table: from here on it runs again.
+	 */
+	tm_write_next(cls);
+	for (i = 0; i < k; i++) {
+		struct tm_rrec *rr = rrs[i];
+
+		tm_cond_resched();
+		tm_table_drop(f, t, &rr->rule);
+		tm_hook(TM_HOOK_SPLIT_DROP, rr->rule.id);
+		tm_table_unlink(t, rr);
+		tm_table_link(dst, rr);
+		if (tm_rank(&rr->rule) < moved_best)
+			moved_best = tm_rank(&rr->rule);
 	}
 	cls->splits++;
 	tm_table_settle(f, t, moved_best);
@@ -1187,6 +1289,8 @@ static void tm_split(struct tm_cls *cls, struct tm_fam *f,
 	struct tm_cand best;
 	u32 i, n = 0;
 
+	/* Until it doubles, if this fails; the movers' drops lower it. */
+	h->slot[slot].tried = node->live;
 	rrs = tm_alloc(node->live * sizeof(*rrs));
 	if (!rrs)
 		return;
@@ -1253,8 +1357,10 @@ void tm_tuple_destroy(struct tm_fam *f)
 	if (!tl)
 		return;
 	RCU_INIT_POINTER(f->tlist, NULL);
-	for (i = 0; i < tl->n; i++)
+	for (i = 0; i < tl->n; i++) {
+		tm_cond_resched();
 		tm_table_retire(f, tl->e[i].tab);
+	}
 	tm_retire(f, tl, rcu);
 	f->tables = 0;
 }
@@ -1350,8 +1456,9 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 		if (!found)
 			return tm_fail(why, "rule missing from its bucket");
 	}
-	if (n != t->nrules || !n)
-		return tm_fail(why, "table rule count wrong or table empty");
+	/* Empty: tm_table_settle() could not drop it, the next list will. */
+	if (n != t->nrules)
+		return tm_fail(why, "table rule count wrong");
 	if (t->best != tm_table_best(t))
 		return tm_fail(why, "table bound is not its best rank");
 	for (i = 0; i <= h->mask; i++) {

@@ -2,7 +2,7 @@
 /*
  * Userspace services for the classification core (see kmod/core/
  * tm_platform.h): allocation with failure injection, deferred freeing
- * through liburcu, and a deterministic random seed.
+ * through liburcu, a deterministic random seed and the test hooks.
  */
 #include <stdio.h>
 
@@ -12,6 +12,7 @@
 unsigned long tm_alloc_count;		/* allocations attempted */
 unsigned long tm_alloc_fail_every;	/* 0: never fail; N: fail 1 in N */
 unsigned long tm_alloc_failed;
+unsigned long tm_alloc_fail_at;		/* 0: never; N: the Nth allocation */
 static u64 tm_fail_state = 88172645463325252ULL;
 
 static u64 tm_xorshift(u64 *s)
@@ -25,6 +26,10 @@ static u64 tm_xorshift(u64 *s)
 void *tm_test_alloc(size_t size, bool zero)
 {
 	tm_alloc_count++;
+	if (tm_alloc_fail_at && tm_alloc_count == tm_alloc_fail_at) {
+		tm_alloc_failed++;
+		return NULL;
+	}
 	if (tm_alloc_fail_every &&
 	    tm_xorshift(&tm_fail_state) % tm_alloc_fail_every == 0) {
 		tm_alloc_failed++;
@@ -87,6 +92,8 @@ void tm_rcu_defer(void *p)
 	if (tm_batch->n == TM_BATCH)
 		tm_rcu_flush();
 }
+
+void (*tm_hook_fn)(enum tm_hook_point point, u64 v);
 
 u32 tm_test_seed = 12345;
 

@@ -6,6 +6,8 @@
 extern unsigned long tm_alloc_count;
 extern unsigned long tm_alloc_fail_every;
 extern unsigned long tm_alloc_failed;
+/* Fail the allocation that makes tm_alloc_count this; 0: none. */
+extern unsigned long tm_alloc_fail_at;
 extern u32 tm_test_seed;
 /* Free at once instead of after a grace period: no concurrent readers. */
 extern bool tm_rcu_sync;

@@ -9,7 +9,8 @@
  * after its lookup and checks that the answer is one the lane gave at some
  * step in between: a lookup never returns what no rule set gave (see the
  * contract in kmod/core/tm_cls.h).  Runs under ASan and UBSan, which also
- * catch a reader touching memory freed too early.
+ * catch a reader touching memory freed too early.  Then TupleMerge splits
+ * under lookups, with a long bucket to widen the window (run_split()).
  *
  * Usage: test_concurrency [--seconds S]
  */
@@ -222,6 +223,189 @@ static int run(u8 engine, u8 fam, double seconds)
 	return wrong || !changes || !total;
 }
 
+/*
+ * Splits under lookups.  A long bucket that no split can shorten (LONG
+ * rules that differ only in port ranges, matching none of the packets
+ * below) sits in the first table every lookup probes, so that a lookup
+ * spends a while between taking the table list and probing the others.
+ * The writer cycles: the rules B_0..B_(NB-1), one per packet, all in one
+ * bucket, go in one by one, so that the last one overflows the bucket and
+ * a split moves them all to a new table (in every other cycle an anchor
+ * rule that cannot move keeps the old table, so that only the bucket
+ * moves); then they go out again.  Every op is a step of a fixed schedule,
+ * so a reader knows which B_i are in at each step: a lookup for packet i
+ * that overlapped only steps with B_i in (a steady one) must return B_i,
+ * not a miss.
+ */
+#define LONG		400
+#define NB		49
+#define CYCLE		(2 * NB + 2)	/* anchor, NB in, NB out, anchor */
+
+static struct tm_key bkey[NB];
+static u32 sstep;		/* ops done, published last */
+
+static void split_rule(struct tm_rule *r, u32 id, u32 host, u16 dlo,
+		       u16 dhi)
+{
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->priority = id;
+	r->family = family;
+	r->src_len = family == TM_AF_INET ? 32 : 128;
+	lane_addr(&r->src, 1, host);
+	r->sport_hi = 65535;
+	r->dport_lo = dlo;
+	r->dport_hi = dhi;
+	r->proto_any = 1;
+}
+
+/* Whether B_i is in after @s ops of the schedule. */
+static bool b_in(u32 s, u32 i)
+{
+	u32 o = s % CYCLE;
+
+	return o > 1 + i && o <= NB + 1 + i;
+}
+
+static void *split_writer(void *arg)
+{
+	unsigned long cycles = 0;
+	struct tm_rule r;
+	u32 s = 0, o, i;
+	int err;
+
+	rcu_register_thread();
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		for (o = 0; o < CYCLE; o++, s++) {
+			bool anchor = cycles & 1;
+
+			err = 0;
+			if (o == 0 && anchor) {
+				split_rule(&r, 100, family == TM_AF_INET ?
+					   0x100 : 0x10000, 0, 10);
+				err = tm_cls_insert(cls, &r);
+			} else if (o == CYCLE - 1 && anchor) {
+				err = tm_cls_delete(cls, 100);
+			} else if (o >= 1 && o <= NB) {
+				i = o - 1;
+				split_rule(&r, 1 + i, i % 16, 2000 + i,
+					   2000 + i);
+				err = tm_cls_insert(cls, &r);
+			} else if (o > NB && o <= 2 * NB) {
+				err = tm_cls_delete(cls, o - NB);
+			}
+			if (err) {
+				fprintf(stderr, "split op %u failed: %d\n", o,
+					err);
+				abort();
+			}
+			__atomic_store_n(&sstep, s + 1, __ATOMIC_RELEASE);
+		}
+		cycles++;
+	}
+	tm_rcu_flush();
+	rcu_unregister_thread();
+	return (void *)cycles;
+}
+
+static void *split_reader(void *arg)
+{
+	long me = (long)arg;
+	struct rng g = { .s = 2000 + me };
+
+	rcu_register_thread();
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		u32 i = rng_below(&g, NB), s1, s2, s, got;
+		const struct tm_rule *r;
+		bool ok = false, all_in = true;
+
+		s1 = __atomic_load_n(&sstep, __ATOMIC_ACQUIRE);
+		rcu_read_lock();
+		r = tm_cls_lookup(cls, &bkey[i]);
+		got = r ? r->id : 0;
+		rcu_read_unlock();
+		s2 = __atomic_load_n(&sstep, __ATOMIC_ACQUIRE);
+		lookups[me]++;
+		/* The op after s2 may have been under way: s2 + 1 too. */
+		for (s = s1; s != s2 + 2; s++) {
+			ok |= got == (b_in(s, i) ? 1 + i : 0);
+			all_in &= b_in(s, i);
+		}
+		skipped[me] += !all_in;
+		if (!ok && bad[me]++ < 5)
+			fprintf(stderr, "packet of B_%u: got %u over ops %u..%u\n",
+				i, got, s1, s2 + 1);
+	}
+	rcu_unregister_thread();
+	return NULL;
+}
+
+static int run_split(u8 fam, double seconds)
+{
+	unsigned long total = 0, wrong = 0, part = 0, cycles;
+	pthread_t w, rd[READERS];
+	struct tm_params p;
+	struct timespec ts;
+	struct tm_stats st;
+	struct tm_rule r;
+	void *ret;
+	u32 i;
+
+	family = fam;
+	tm_params_default(&p);
+	cls = tm_cls_create(&p);
+	for (i = 0; i < LONG; i++) {
+		memset(&r, 0, sizeof(r));
+		r.id = 1000 + i;
+		r.family = family;
+		/* Destination 10/8 or 2001:db8::/32, every packet's. */
+		r.dst_len = family == TM_AF_INET ? 8 : 32;
+		r.dst.w[0] = family == TM_AF_INET ? 0x0a000000 : 0x20010db8;
+		r.sport_hi = 65535;
+		r.dport_lo = i;
+		r.dport_hi = 1000 + i;
+		r.proto_any = 1;
+		if (tm_cls_insert(cls, &r))
+			abort();
+	}
+	for (i = 0; i < NB; i++) {
+		memset(&bkey[i], 0, sizeof(bkey[i]));
+		bkey[i].family = family;
+		lane_addr(&bkey[i].src, 1, i % 16);
+		lane_addr(&bkey[i].dst, 2, i);
+		bkey[i].sport = 1024 + i;
+		bkey[i].dport = 2000 + i;
+		bkey[i].proto = 17;
+	}
+	sstep = 0;
+	memset(lookups, 0, sizeof(lookups));
+	memset(bad, 0, sizeof(bad));
+	memset(skipped, 0, sizeof(skipped));
+	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
+	pthread_create(&w, NULL, split_writer, NULL);
+	for (i = 0; i < READERS; i++)
+		pthread_create(&rd[i], NULL, split_reader, (void *)(long)i);
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	pthread_join(w, &ret);
+	cycles = (unsigned long)ret;
+	for (i = 0; i < READERS; i++) {
+		pthread_join(rd[i], NULL);
+		total += lookups[i];
+		wrong += bad[i];
+		part += skipped[i];
+	}
+	tm_cls_stats(cls, &st);
+	tm_cls_destroy(cls);
+	printf("%s: tuplemerge %s: %lu cycles, %u splits, %lu lookups (%lu steady), %lu bad\n",
+	       wrong || !cycles || total == part ? "FAIL" : "ok",
+	       fam == TM_AF_INET ? "ipv4" : "ipv6", cycles, st.splits, total,
+	       total - part, wrong);
+	return wrong || !cycles || total == part;
+}
+
 int main(int argc, char **argv)
 {
 	double seconds = 1.0;
@@ -237,6 +421,12 @@ int main(int argc, char **argv)
 			else
 				passed++;
 		}
+	}
+	for (f = 0; f < 2; f++) {
+		if (run_split(f ? TM_AF_INET6 : TM_AF_INET, seconds))
+			failed++;
+		else
+			passed++;
 	}
 	tm_rcu_flush();
 	rcu_barrier();

@@ -4,8 +4,9 @@
  * ASan and UBSan: every row lists distinct valid candidates; each column is
  * balanced (equal weights within one row, weights in proportion); the table
  * depends on the backends, not on their order; a backend removed or added
- * moves few rows of the others; bad arguments are refused.  Prints the
- * measured balance and disruption.
+ * moves few rows of the others; bad arguments are refused; skewed weights
+ * give the table of the naive algorithm (kept here as the oracle) in a
+ * bounded number of rounds.  Prints the measured balance and disruption.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -233,6 +234,195 @@ static void test_errors(void)
 	check(tm_maglev_build(b, 3, 3, 11, t) == 0, "3 of 3 in 11 rows");
 }
 
+/*
+ * The oracle: the column fill as it was before tm_maglev_idle(), one round
+ * at a time (kmod/core/tm_maglev.c at 808c634).  Same inputs, same table:
+ * load balancers of different versions must agree.
+ */
+struct naive_mg {
+	u32 idx, offset, skip, next, weight;
+	u64 key, credit;
+};
+
+static u64 naive_mix64(u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static int naive_cmp(const void *a, const void *b)
+{
+	const struct naive_mg *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static bool naive_row_has(const u16 *row, u32 cols, u32 idx)
+{
+	u32 c;
+
+	for (c = 0; c < cols; c++)
+		if (row[c] == idx)
+			return true;
+	return false;
+}
+
+static void naive_column(struct naive_mg *mg, u32 m, u32 wmax, u32 k,
+			 u32 col, u32 size, u16 *table)
+{
+	u32 filled = 0, i;
+	bool active = true;
+
+	for (i = 0; i < m; i++) {
+		mg[i].next = 0;
+		mg[i].credit = 0;
+	}
+	while (filled < size && active) {
+		active = false;
+		for (i = 0; i < m && filled < size; i++) {
+			struct naive_mg *g = &mg[i];
+
+			if (g->next == size)
+				continue;
+			active = true;
+			g->credit += g->weight;
+			while (g->credit >= wmax && filled < size) {
+				u16 *row = NULL;
+
+				g->credit -= wmax;
+				while (g->next < size) {
+					u64 r = (g->offset +
+						 (u64)g->next * g->skip) % size;
+
+					g->next++;
+					row = table + r * k;
+					if (row[col] == NONE &&
+					    !naive_row_has(row, col, g->idx))
+						break;
+					row = NULL;
+				}
+				if (!row)
+					break;
+				row[col] = g->idx;
+				filled++;
+			}
+		}
+	}
+}
+
+static u16 *naive_build(const struct tm_maglev_backend *b, u32 n, u32 k,
+			u32 size)
+{
+	u16 *t = malloc((size_t)size * k * sizeof(*t));
+	struct naive_mg mg[64];
+	u32 i, m = 0, wmax = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!b[i].weight)
+			continue;
+		mg[m].idx = i;
+		mg[m].key = b[i].key;
+		mg[m].weight = b[i].weight;
+		mg[m].offset = naive_mix64(b[i].key) % size;
+		mg[m].skip = naive_mix64(b[i].key ^ 0x9e3779b97f4a7c15ULL) %
+			     (size - 1) + 1;
+		if (b[i].weight > wmax)
+			wmax = b[i].weight;
+		m++;
+	}
+	qsort(mg, m, sizeof(*mg), naive_cmp);
+	for (i = 0; i < size * k; i++)
+		t[i] = NONE;
+	for (i = 0; i < (k < m ? k : m); i++)
+		naive_column(mg, m, wmax, k, i, size, t);
+	return t;
+}
+
+/* Rounds the columns took, counted at the core's hook point. */
+static u64 rounds;
+
+static void count_rounds(enum tm_hook_point p, u64 v)
+{
+	if (p == TM_HOOK_MAGLEV_ROUNDS)
+		rounds += v;
+}
+
+/*
+ * Build @b; every round must claim a row or end a backend's walk, so the
+ * rounds stay within columns x (size + backends).  With @oracle, the
+ * table must be the naive algorithm's.
+ */
+static void skewed(const char *what, const struct tm_maglev_backend *b,
+		   u32 n, u32 k, u32 size, bool oracle)
+{
+	u32 i, m = 0, cols, diff = 0;
+	u64 bound;
+	u16 *t, *o;
+
+	for (i = 0; i < n; i++)
+		m += !!b[i].weight;
+	cols = k < m ? k : m;
+	bound = (u64)cols * (size + m);
+	rounds = 0;
+	tm_hook_fn = count_rounds;
+	t = build(b, n, k, size);
+	tm_hook_fn = NULL;
+	if (oracle) {
+		o = naive_build(b, n, k, size);
+		for (i = 0; i < size * k; i++)
+			diff += t[i] != o[i];
+		free(o);
+	}
+	check(rounds <= bound && !diff,
+	      "%s, k %u, %u rows: %llu rounds (bound %llu), %s%u rows differ",
+	      what, k, size, (unsigned long long)rounds,
+	      (unsigned long long)bound, oracle ? "" : "no oracle, ", diff);
+	free(t);
+}
+
+static void test_skewed(void)
+{
+	static const u32 wpool[] = { 1, 2, 3, 7, 100, 1000, 40000, 65535 };
+	static const u32 sizes[] = { 101, 1009, 4099 };
+	struct tm_maglev_backend b[8];
+	struct rng { u64 s; } g = { 99 };
+	char what[96];
+	u32 c, i, n;
+
+	backends(b, 2, 21);
+	b[0].weight = 65535;
+	skewed("weights 65535, 1", b, 2, 1, SIZE, true);
+	skewed("weights 65535, 1", b, 2, 2, 4099, true);
+	/* The naive algorithm takes minutes here: bound and rows only. */
+	skewed("weights 65535, 1", b, 2, 2, SIZE, false);
+	backends(b, 4, 23);
+	b[0].weight = 65535;
+	skewed("weights 65535, 1, 1, 1", b, 4, 4, SIZE, false);
+	skewed("weights 65535, 1, 1, 1", b, 4, 3, 1009, true);
+	for (c = 0; c < 40; c++) {
+		u32 k, size;
+		int len;
+
+		g.s = g.s * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = 2 + (g.s >> 33) % 6;
+		k = 1 + (g.s >> 40) % 4;
+		size = sizes[(g.s >> 45) % 3];
+		backends(b, n, 1000 + c * 16);
+		len = snprintf(what, sizeof(what), "weights");
+		for (i = 0; i < n; i++) {
+			g.s = g.s * 6364136223846793005ULL +
+			      1442695040888963407ULL;
+			b[i].weight = wpool[(g.s >> 35) % 8];
+			len += snprintf(what + len, sizeof(what) - len, "%s %u",
+					i ? "," : "", b[i].weight);
+		}
+		skewed(what, b, n, k, size, true);
+	}
+}
+
 int main(void)
 {
 	test_rows(1, 2);
@@ -244,6 +434,7 @@ int main(void)
 	test_order();
 	test_disruption();
 	test_errors();
+	test_skewed();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

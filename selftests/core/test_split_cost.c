@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The work of TupleMerge splits, counted at the core's hook points rather
+ * than timed: a bucket of rules that differ only in port ranges, which no
+ * split can shorten, must not cost a split attempt on every insert (each
+ * attempt scores every candidate tuple on every rule of the bucket).  Also
+ * a few ordinary splits, small enough to run under valgrind, which checks
+ * that choosing a split reads no uninitialised memory.  Prints the work
+ * done.  Built without sanitizers, for valgrind (make check-valgrind).
+ *
+ * Usage: test_split_cost [--rules N]
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm_cls.h"
+#include "shim.h"
+
+static unsigned int passed, failed;
+
+static __attribute__((format(printf, 2, 3)))
+void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	printf("%s: ", ok ? "ok" : "FAIL");
+	vprintf(fmt, ap);
+	putchar('\n');
+	va_end(ap);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static unsigned long evals, scored;
+
+static void count(enum tm_hook_point p, u64 v)
+{
+	if (p == TM_HOOK_SPLIT_EVAL) {
+		evals++;
+		scored += v;
+	}
+}
+
+static void addr(struct tm_addr *a, u8 family, u32 v)
+{
+	memset(a, 0, sizeof(*a));
+	if (family == TM_AF_INET) {
+		a->w[0] = v;
+	} else {
+		a->w[0] = 0x20010db8;
+		a->w[3] = v;
+	}
+}
+
+/*
+ * @n rules of one source prefix and protocol, port ranges all different:
+ * one bucket, and every candidate (the prefix's own length, each port,
+ * the protocol) leaves it whole.  Four candidates per attempt; attempts at
+ * 49 rules and then each time the bucket has doubled: at most
+ * 4 x (49 + 98 + ... + n) < 8n rules scored.
+ */
+static void long_bucket(u8 family, u32 n)
+{
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct tm_params p;
+	struct tm_stats st;
+	struct tm_cls *cls;
+	struct tm_rule r;
+	u32 i, bad = 0;
+
+	tm_params_default(&p);
+	cls = tm_cls_create(&p);
+	if (!cls)
+		abort();
+	tm_cls_set_private(cls, true);
+	evals = 0;
+	scored = 0;
+	tm_hook_fn = count;
+	for (i = 0; i < n; i++) {
+		memset(&r, 0, sizeof(r));
+		r.id = i + 1;
+		r.priority = i;
+		r.family = family;
+		r.src_len = family == TM_AF_INET ? 28 : 112;
+		addr(&r.src, family, 0x0a090000);
+		r.sport_lo = i % 60000;
+		r.sport_hi = i % 60000 + 1 + i / 60000;
+		r.dport_hi = 65535;
+		r.proto = 17;
+		bad += tm_cls_insert(cls, &r) != 0;
+	}
+	tm_hook_fn = NULL;
+	tm_cls_stats(cls, &st);
+	printf("  %s: %u rules, one bucket of %u: %lu scorings of %lu rules, %.1f per insert\n",
+	       fam, n, st.max_chain, evals, scored, (double)scored / n);
+	check(!bad && st.max_chain == n && scored <= 8ULL * n,
+	      "%s: a bucket of %u rules no split shortens: %lu rules scored (bound %u)",
+	      fam, n, scored, 8 * n);
+	tm_cls_destroy(cls);
+}
+
+/*
+ * Ordinary splits: rules of one host pair with exact destination ports
+ * split by port; those of 16 hosts by source prefix.  Every rule is found.
+ */
+static void some_splits(u8 family)
+{
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct tm_params p;
+	struct tm_stats st;
+	struct tm_cls *cls;
+	struct tm_rule r;
+	struct tm_key k;
+	u32 i, bad = 0;
+	const char *why;
+
+	tm_params_default(&p);
+	cls = tm_cls_create(&p);
+	if (!cls)
+		abort();
+	for (i = 0; i < 300; i++) {
+		memset(&r, 0, sizeof(r));
+		r.id = i + 1;
+		r.priority = i;
+		r.family = family;
+		r.src_len = family == TM_AF_INET ? 32 : 128;
+		addr(&r.src, family, 0x0a010000 | (i < 150 ? 1 : i % 16));
+		r.sport_hi = 65535;
+		r.dport_lo = 1000 + i;
+		r.dport_hi = i < 150 ? 1000 + i : 65535;
+		r.proto_any = 1;
+		bad += tm_cls_insert(cls, &r) != 0;
+	}
+	for (i = 0; i < 300; i++) {
+		const struct tm_rule *got;
+
+		memset(&k, 0, sizeof(k));
+		k.family = family;
+		addr(&k.src, family, 0x0a010000 | (i < 150 ? 1 : i % 16));
+		k.dport = 1000 + i;
+		rcu_read_lock();
+		got = tm_cls_lookup(cls, &k);
+		/* The lowest id of the rules that match. */
+		bad += !got || got->id > i + 1;
+		rcu_read_unlock();
+	}
+	tm_cls_stats(cls, &st);
+	bad += tm_cls_verify(cls, &why) != 0;
+	check(!bad && st.splits,
+	      "%s: %u splits, every rule found, invariants hold", fam,
+	      st.splits);
+	tm_cls_destroy(cls);
+}
+
+int main(int argc, char **argv)
+{
+	u32 n = 2000;
+
+	if (argc == 3 && !strcmp(argv[1], "--rules"))
+		n = strtoul(argv[2], NULL, 0);
+	rcu_register_thread();
+	tm_rcu_sync = true;
+	some_splits(TM_AF_INET);
+	some_splits(TM_AF_INET6);
+	long_bucket(TM_AF_INET, n);
+	long_bucket(TM_AF_INET6, n);
+	rcu_unregister_thread();
+	printf("%u passed, %u failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
