@@ -12,6 +12,11 @@
 #   leak_netns  tables of a dying namespace are never freed: the slab cache
 #               still has objects when the module is unloaded
 #
+# First, without a VM, the log check itself: every "bad:" line of
+# selftests/vm/klog-samples (the reports of KASAN, KFENCE, lockdep, RCU,
+# DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS, ...) must fail a run, no "good:" line
+# may.
+#
 # Usage: selftests/vm/selftest.sh [KVER]      (default 6.1)
 
 set -u
@@ -74,6 +79,31 @@ expect()
 	report 0 "${fault:-real module}: run.sh exit $rc${pattern:+, reports \"$pattern\"}"
 }
 
+# klog_samples: run.sh -L on each sample line.
+klog_samples()
+{
+	local line kind want n=0 bad=0 tmp
+
+	tmp=$(mktemp)
+	while IFS= read -r line; do
+		case $line in
+		bad:\ *) kind=bad want=1 ;;
+		good:\ *) kind=good want=0 ;;
+		*) continue ;;
+		esac
+		printf '%s\n' "${line#*: }" >"$tmp"
+		"$VMDIR/run.sh" -L "$tmp" >/dev/null
+		if [ $? -ne "$want" ]; then
+			echo "#   $kind line judged wrong: ${line#*: }"
+			bad=$((bad + 1))
+		fi
+		n=$((n + 1))
+	done <"$VMDIR/klog-samples"
+	rm -f "$tmp"
+	report "$bad" "log check: $n sample lines of klog-samples judged right"
+}
+
+klog_samples
 echo "# VM runner self-test on $krel with $TEST"
 expect "" 0 ""
 expect warn_init 1 "WARNING: .*main\\.c:[0-9]+ tm_init"
