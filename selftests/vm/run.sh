@@ -12,7 +12,8 @@
 #
 # Usage:
 #   selftests/vm/run.sh [-k KVER] [-m MODULE.ko] [-c CACHEDIR]
-#                       [-T TOTAL_TIMEOUT_S] [-e CMD] [-P] [TEST...]
+#                       [-T TOTAL_TIMEOUT_S] [-t TEST_TIMEOUT_S]
+#                       [-E NAME=VALUE]... [-e CMD] [-P] [TEST...]
 #   selftests/vm/run.sh -L LOGFILE
 #
 #   -k KVER   kernel: "6.1" (default) or "6.12" (newest installed
@@ -28,6 +29,9 @@
 #             per release; logs of the last runs in <release>/runs/)
 #   -T SECS   timeout for the whole VM (default: sum of the per-test
 #             timeouts from selftests/settings + margin)
+#   -t SECS   timeout of each test, instead of its settings file's
+#   -E N=V    set the environment variable N to V for the tests (e.g.
+#             FUZZ_TIME=600 for the fuzzers); repeatable
 #   -e CMD    run the bash command CMD in the guest instead of the tests,
 #             with no timeout but the VM's (-T)
 #   -P        performance run (benchmarks): boot without slub_debug, which
@@ -122,6 +126,8 @@ cache=
 total=
 cmd=
 have_cmd=0
+test_to=
+envs=()
 
 # judge_klog FILE...: the lines of the kernel logs that fail a run.
 judge_klog()
@@ -129,7 +135,7 @@ judge_klog()
 	cat "$@" 2>/dev/null | grep -E "$KLOG_BAD" | awk '!seen[$0]++'
 }
 
-while getopts "k:m:c:T:e:PL:h" opt; do
+while getopts "k:m:c:T:t:E:e:PL:h" opt; do
 	case $opt in
 	L)
 		bad=$(judge_klog "$OPTARG")
@@ -141,6 +147,14 @@ while getopts "k:m:c:T:e:PL:h" opt; do
 	m) ko=$OPTARG ;;
 	c) cache=$OPTARG ;;
 	T) total=$OPTARG ;;
+	t) test_to=$OPTARG ;;
+	E)
+		[[ $OPTARG =~ ^[A-Z_][A-Z0-9_]*= ]] || {
+			echo "vm: -E wants NAME=VALUE" >&2
+			usage 2
+		}
+		envs+=("$OPTARG")
+		;;
 	e) cmd=$OPTARG; have_cmd=1 ;;
 	P) APPEND_BASE=${APPEND_BASE/ slub_debug=FZ/} ;;
 	h) usage 0 ;;
@@ -155,6 +169,10 @@ if [ $have_cmd -eq 1 ] && [ $# -gt 0 ]; then
 fi
 if [ -n "$total" ] && ! [[ $total =~ ^[1-9][0-9]*$ ]]; then
 	echo "vm: -T wants a number of seconds" >&2
+	usage 2
+fi
+if [ -n "$test_to" ] && ! [[ $test_to =~ ^[1-9][0-9]*$ ]]; then
+	echo "vm: -t wants a number of seconds" >&2
 	usage 2
 fi
 
@@ -484,7 +502,7 @@ for t in "${tests[@]}"; do
 	*) name=$(basename "$t") ;;
 	esac
 	printf '%s\t%s\n' "$t" "$name" >>"$RUN/tests"
-	tt=$(test_timeout "$t")
+	tt=${test_to:-$(test_timeout "$t")}
 	[ "$tt" -gt 0 ] || tt=3600
 	sum=$((sum + tt + TEST_MARGIN))
 done
@@ -496,6 +514,10 @@ done
 	echo "TM_MODDIR=$(shq "$KDIR/lib/modules")"
 	echo "TM_GUEST=$(shq "$VMDIR/guest.sh")"
 	echo "TM_EXPOSE=$(shq "${expose[*]}")"
+	echo "TM_TIMEOUT=$(shq "$test_to")"
+	for e in "${envs[@]}"; do
+		echo "export ${e%%=*}=$(shq "${e#*=}")"
+	done
 } >"$RUN/vm.conf"
 
 # --- boot --------------------------------------------------------------------
