@@ -90,7 +90,16 @@ SVC_FIELDS = ("lb-name", "lb-vip", "lb-proto", "lb-port", "lb-sid",
 #   attribute, whatever its value, WARNs in nla_get_range_unsigned()
 #   (lib/nlattr.c:122), and the upper bound is gone: a weight above 65535 is
 #   accepted, against the spec.  NLA_POLICY_FULL_RANGE fixes both.
-KNOWN_BUGS = {"lb-backend-weight"}
+#
+# inet tables: kmod/rule.c tm_rules_flush() and tm_rules_release() walk the
+#   classifier with tm_each_one(), whose test for the second (IPv6) entry
+#   of an inet rule reads kr->fams after tm_drop_one() freed kr through
+#   its first (IPv4) entry: KASAN slab-use-after-free in tm_each_one+0xfb
+#   on the debug kernel (a flush of an inet table, rule_errors.sh shows
+#   it), and a second free if the freed byte lost TM_FAMS_V4.  Without
+#   --known-bugs no table is made inet, so that the fuzzer can find other
+#   bugs on the debug kernel.
+KNOWN_BUGS = {"lb-backend-weight", "inet-tables"}
 
 TABLES = ("t0", "t1", "t2", "lb")
 SIDS = tuple("fc00:f::%x" % i for i in range(1, 7))
@@ -496,7 +505,8 @@ class Gen:
         if name == "lb":
             return [("table-name", "lb"), ("table-family", 2),
                     ("table-hook", 0)]
-        a = [("table-name", name), ("table-family", r.randint(1, 3)),
+        fams = 2 if "inet-tables" in KNOWN_BUGS else 3
+        a = [("table-name", name), ("table-family", r.randint(1, fams)),
              ("table-hook", r.randint(0, 4))]
         for k, v in (("table-priority", r.randint(-400, 400)),
                      ("table-policy", r.randint(0, 1)),
@@ -1307,7 +1317,8 @@ def teardown_one(spec, family, seed, timeout):
     gen = Gen(rng, model)
     mut = Mutator(rng, spec)
     for t in TABLES:
-        fam, hook = (2, 0) if t == "lb" else (rng.randint(1, 3), 1)
+        fam, hook = (2, 0) if t == "lb" else \
+            (rng.randint(1, 2 if "inet-tables" in KNOWN_BUGS else 3), 1)
         nl.request("table-new", [("table-name", t), ("table-family", fam),
                                  ("table-hook", hook)])
         model.tables[t] = {"table-family": fam}
