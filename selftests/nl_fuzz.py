@@ -166,7 +166,7 @@ def pack_value(spec, name, value):
     elif t == "u64":
         p = struct.pack("Q", value & (2 ** 64 - 1))
     elif t == "string":
-        p = value.encode() + b"\0"
+        p = value.encode("utf-8", "surrogateescape") + b"\0"
     elif t == "flag":
         p = b""
     elif t == "binary":
@@ -242,6 +242,9 @@ def check_attrs(spec, data, where, depth=0):
                 raise Failure("%s: %s twice in one reply" % (where, name))
             if typ == "nest":
                 out[name] = payload
+            elif typ == "string":
+                # Names are bytes to the kernel: keep any, round trip.
+                out[name] = payload[:-1].decode("utf-8", "surrogateescape")
             else:
                 out[name] = tmnl.decode(spec.bynum, data[off:off + alen]
                                         )[name]
