@@ -5,6 +5,8 @@
 #   make                     module for KDIR (default: Debian 6.1 headers) + tmctl
 #   make check               everything CI runs (README's test command)
 #   make vm-check KVER=6.12  selftests inside a booted 6.12 kernel
+#   make vm-check KVER=6.12-debug   ... inside a locally built debug kernel
+#   make vm-fuzz FUZZ_TIME=600      the fuzzers for longer (KVER=...)
 #
 # Kernel series supported: Debian's 6.1 and 6.12 LTS.
 
@@ -24,7 +26,11 @@ KVERS ?= 6.1 6.12
 # (MODBUILD moves it, for the runner's self-test).
 BUILD := $(CURDIR)/build
 MODBUILD ?= $(BUILD)
-vm_kdir = $(call headers_of,$(1))
+# The debug guest kernel (KVER=6.12-debug, release 6.12.N-tmdebug), built
+# by selftests/vm/debug-kernel.sh; its object tree is the KDIR.
+DEBUG_OUT := $(BUILD)/vm-debug
+vm_kdir = $(if $(filter %-debug %-tmdebug,$(1)),$(DEBUG_OUT)/obj,$(call \
+	headers_of,$(1)))
 vm_krel = $(call release_of,$(call vm_kdir,$(1)))
 vm_ko = $(MODBUILD)/$(call vm_krel,$(1))/kmod/tuplemerge.ko
 
@@ -49,7 +55,8 @@ need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 
 .PHONY: all modules tools check sparse check-core check-style vm-check vm-check-all \
 	vm-selftest vm-bench modules-all bench install dkms-install dkms-uninstall \
-	style sparse clean clean-modules deps demo help
+	style sparse clean clean-modules deps demo help vm-debug-kernel vm-fuzz \
+	vm-run
 
 all: modules tools
 
@@ -83,9 +90,42 @@ modules-all: $(addprefix module-,$(KVERS))
 krel-%:
 	@echo $(call vm_krel,$*)
 
+# vm-check and vm-fuzz: the kernel (for a debug KVER), the module, then
+# the run, in a make of its own that sees the release just built.
+vm_prepare = $(if $(filter %-debug,$(KVER)),$(MAKE) vm-debug-kernel)
 vm-check: tools
+	$(vm_prepare)
 	$(MAKE) module-$(KVER)
-	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(TESTS)
+	$(MAKE) --no-print-directory vm-run RUN_ARGS="$(TESTS)"
+
+vm-run:
+	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
+		$(RUN_ARGS)
+
+# The debug guest kernel: Debian's linux-source-6.12 (installed now, not by
+# `make check`) with KASAN, KFENCE, lockdep, ... from a minimal config
+# (selftests/vm/debug.config), cached in build/vm-debug/ and rebuilt when
+# the config changes.  CPU_LOCK=FILE builds in chunks of DEBUG_CHUNK
+# seconds, each holding FILE (flock), for a machine shared with others.
+CPU_LOCK ?=
+DEBUG_CHUNK ?= 900
+vm-debug-kernel:
+	bash tools/deps.sh debug-kernel
+	selftests/vm/debug-kernel.sh -o $(DEBUG_OUT) \
+		$(if $(CPU_LOCK),-l $(CPU_LOCK) -t $(DEBUG_CHUNK))
+
+# The fuzzers (selftests/nl_fuzz.sh, selftests/pkt_fuzz.sh) for FUZZ_TIME
+# seconds each (make check runs them for about a minute); FUZZ_SEED
+# replays a run.
+FUZZ_TIME ?= 600
+FUZZ_SEED ?=
+VM_FUZZ ?= nl_fuzz.sh pkt_fuzz.sh
+vm-fuzz: tools
+	$(vm_prepare)
+	$(MAKE) module-$(KVER)
+	$(MAKE) --no-print-directory vm-run RUN_ARGS="-t $$(($(FUZZ_TIME) + 600)) \
+		-E FUZZ_TIME=$(FUZZ_TIME) $(if $(FUZZ_SEED),-E FUZZ_SEED=$(FUZZ_SEED)) \
+		$(VM_FUZZ)"
 
 # The kernel benchmarks (selftests/bench/), in one VM run, so that their
 # ratios compare like with like; figures in Documentation/performance.rst.
@@ -204,6 +244,7 @@ clean-modules:
 clean: clean-modules
 	$(MAKE) -C tools/tmctl clean
 	rm -rf $(BUILD)/[0-9]* $(BUILD)/sparse-* $(BUILD)/selftest-*
+	@# build/vm-debug (the debug kernel, ~1 hour to build) stays: rm -rf it.
 
 deps:
 	bash tools/deps.sh
@@ -217,6 +258,7 @@ demo:
 help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "targets: all modules tools check check-core vm-check vm-check-all"
-	@echo "         vm-selftest vm-bench bench install dkms-install style sparse"
-	@echo "         clean deps demo"
-	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|release, TESTS=..."
+	@echo "         vm-selftest vm-bench vm-fuzz vm-debug-kernel bench install"
+	@echo "         dkms-install style sparse clean deps demo"
+	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|6.12-debug|release,"
+	@echo "           TESTS=..., FUZZ_TIME=s, FUZZ_SEED=n, CPU_LOCK=file"

@@ -5,6 +5,12 @@
 # Idempotent: packages already present are left alone, and apt-get update runs
 # only when a package is missing.  Used by `make deps`, `make demo`,
 # `make check` and .ci/run.
+#
+#   tools/deps.sh              what `make check` needs
+#   tools/deps.sh debug-kernel also what building the debug guest kernel
+#                              needs (`make vm-check KVER=6.12-debug`):
+#                              Debian's linux-source-6.12 and the kernel's
+#                              build tools; `make check` does not need them
 
 set -eu
 
@@ -58,6 +64,17 @@ if [ -z "$h61" ] || [ -z "$h612" ]; then
 	exit 1
 fi
 pkgs+=("$h61" "$h612")
+
+for what in "$@"; do
+	case $what in
+	debug-kernel)
+		pkgs+=(linux-source-6.12 flex bison bc libelf-dev libssl-dev
+		       xz-utils rsync) ;;
+	*)
+		echo "deps: unknown set '$what' (known: debug-kernel)" >&2
+		exit 2 ;;
+	esac
+done
 
 mapfile -t todo < <(missing "${pkgs[@]}")
 if [ "${#todo[@]}" -eq 0 ]; then

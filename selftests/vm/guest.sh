@@ -25,6 +25,7 @@ export TERM=${TERM:-dumb}
 
 TM_TOP=
 TM_KO=
+TM_TIMEOUT=
 # shellcheck source=/dev/null
 . "$RUN/vm.conf"
 
@@ -72,11 +73,15 @@ run_quoted()
 }
 
 # kselftest-style settings: "timeout=N" in the test's directory, else in
-# selftests/; 0 means no timeout.
+# selftests/; 0 means no timeout.  run.sh -t overrides them (TM_TIMEOUT).
 test_timeout()
 {
 	local f t
 
+	if [ -n "$TM_TIMEOUT" ]; then
+		echo "$TM_TIMEOUT"
+		return
+	fi
 	for f in "$(dirname "$1")/settings" "$TM_TOP/selftests/settings"; do
 		[ -r "$f" ] || continue
 		t=$(sed -n 's/^timeout=\([0-9]\+\)[[:space:]]*$/\1/p' "$f" | tail -n 1)

@@ -12,23 +12,34 @@
 #
 # Usage:
 #   selftests/vm/run.sh [-k KVER] [-m MODULE.ko] [-c CACHEDIR]
-#                       [-T TOTAL_TIMEOUT_S] [-e CMD] [-P] [TEST...]
+#                       [-T TOTAL_TIMEOUT_S] [-t TEST_TIMEOUT_S]
+#                       [-E NAME=VALUE]... [-e CMD] [-P] [TEST...]
+#   selftests/vm/run.sh -L LOGFILE
 #
 #   -k KVER   kernel: "6.1" (default) or "6.12" (newest installed
 #             /usr/src/linux-headers-<series>.*-amd64), or a full release
-#             such as 6.1.0-57-amd64
+#             such as 6.1.0-57-amd64; "6.12-debug" or its release
+#             (6.12.N-tmdebug) is the debug kernel built locally by
+#             selftests/vm/debug-kernel.sh (KASAN, KFENCE, lockdep, ...),
+#             booted from <repo>/build/vm-debug/<release>/kernel instead
+#             of a kernel fetched from Debian
 #   -m KO     module built for that kernel, insmod'ed before the tests and
 #             rmmod'ed after them (default: load nothing)
 #   -c DIR    cache directory (default: <repo>/build/vm, one subdirectory
 #             per release; logs of the last runs in <release>/runs/)
 #   -T SECS   timeout for the whole VM (default: sum of the per-test
 #             timeouts from selftests/settings + margin)
+#   -t SECS   timeout of each test, instead of its settings file's
+#   -E N=V    set the environment variable N to V for the tests (e.g.
+#             FUZZ_TIME=600 for the fuzzers); repeatable
 #   -e CMD    run the bash command CMD in the guest instead of the tests,
 #             with no timeout but the VM's (-T)
 #   -P        performance run (benchmarks): boot without slub_debug, which
 #             sends every slab allocation down its slow path
 #   TEST      selftest scripts: paths, or names relative to selftests/
 #             (default: every selftests/*.sh but lib*.sh)
+#   -L FILE   judge FILE as a guest kernel log, as a run's is judged, and
+#             exit: 1 (and the lines) when it shows a problem, else 0
 #
 # Exit status (kselftest): 0 pass, 1 fail, 4 everything skipped.  A run
 # also fails when the guest's kernel log shows warnings, oopses, slab
@@ -62,11 +73,23 @@ KEEP_RUNS=10
 APPEND_BASE="console=ttyS0 panic=-1 quiet slub_debug=FZ watchdog_thresh=60"
 APPEND_BASE+=" rcupdate.rcu_cpu_stall_timeout=120"
 
-# Kernel log lines that make a run fail.
+# Kernel log lines that make a run fail.  The debug kernel's detectors
+# report as "BUG: KASAN: ...", "BUG: KFENCE: ...", "WARNING: possible
+# circular locking dependency detected" (and lockdep's other WARNINGs),
+# "WARNING: suspicious RCU usage", "BUG: sleeping function called from
+# invalid context", "ODEBUG: ..." (then a WARNING): the first two lines
+# catch them, the rest names them for the reader.  selftests/vm/selftest.sh
+# checks this against selftests/vm/klog-samples.
 KLOG_BAD='WARNING:|\bBUG[: ]|Oops|general protection fault|Kernel panic'
 KLOG_BAD+='|rcu: INFO:|detected stall|refcount_t:|list_add corruption'
 KLOG_BAD+='|list_del corruption|UBSAN:|KASAN:|Call Trace:'
 KLOG_BAD+='|still has objects|unreferenced object'
+KLOG_BAD+='|KFENCE:|possible circular locking|possible recursive locking'
+KLOG_BAD+='|inconsistent lock state|suspicious RCU usage'
+KLOG_BAD+='|sleeping function called from invalid context|ODEBUG: .*object'
+KLOG_BAD+='|DEBUG_LOCKS_WARN_ON|blocked for more than|kernel BUG at'
+KLOG_BAD+='|stack-protector:|corrupted stack end|slab-out-of-bounds'
+KLOG_BAD+='|scheduling while atomic|to become free|ref_tracker: .* users at'
 
 # Serial console clean-up: CRs, the firmware's banner and terminal resets
 # (which the kernel's first line may follow on the same line).
@@ -103,13 +126,35 @@ cache=
 total=
 cmd=
 have_cmd=0
+test_to=
+envs=()
 
-while getopts "k:m:c:T:e:Ph" opt; do
+# judge_klog FILE...: the lines of the kernel logs that fail a run.
+judge_klog()
+{
+	cat "$@" 2>/dev/null | grep -E "$KLOG_BAD" | awk '!seen[$0]++'
+}
+
+while getopts "k:m:c:T:t:E:e:PL:h" opt; do
 	case $opt in
+	L)
+		bad=$(judge_klog "$OPTARG")
+		[ -z "$bad" ] && exit 0
+		echo "$bad"
+		exit 1
+		;;
 	k) kver=$OPTARG ;;
 	m) ko=$OPTARG ;;
 	c) cache=$OPTARG ;;
 	T) total=$OPTARG ;;
+	t) test_to=$OPTARG ;;
+	E)
+		[[ $OPTARG =~ ^[A-Z_][A-Z0-9_]*= ]] || {
+			echo "vm: -E wants NAME=VALUE" >&2
+			usage 2
+		}
+		envs+=("$OPTARG")
+		;;
 	e) cmd=$OPTARG; have_cmd=1 ;;
 	P) APPEND_BASE=${APPEND_BASE/ slub_debug=FZ/} ;;
 	h) usage 0 ;;
@@ -124,6 +169,10 @@ if [ $have_cmd -eq 1 ] && [ $# -gt 0 ]; then
 fi
 if [ -n "$total" ] && ! [[ $total =~ ^[1-9][0-9]*$ ]]; then
 	echo "vm: -T wants a number of seconds" >&2
+	usage 2
+fi
+if [ -n "$test_to" ] && ! [[ $test_to =~ ^[1-9][0-9]*$ ]]; then
+	echo "vm: -t wants a number of seconds" >&2
 	usage 2
 fi
 
@@ -141,12 +190,21 @@ shq()
 	printf "'%s'" "${1//\'/\'\\\'\'}"
 }
 
-# "6.1" -> newest installed 6.1.x headers' release; full releases as is.
+# The debug kernel's build (selftests/vm/debug-kernel.sh).
+DEBUG_OUT=${TM_DEBUG_OUT:-$TOP/build/vm-debug}
+
+# "6.1" -> newest installed 6.1.x headers' release; "6.12-debug" -> the
+# locally built debug kernel's; full releases as is.
 resolve_release()
 {
 	local want=$1 d h
 
 	case $want in
+	*.*-debug)
+		h=$("$VMDIR/debug-kernel.sh" -o "$DEBUG_OUT" -r) || return
+		[[ $h == "${want%-debug}".* ]] && echo "$h"
+		return
+		;;
 	*-*)
 		echo "$want"
 		return
@@ -249,7 +307,7 @@ decompress_ko()
 build_initramfs()
 {
 	local cpio=$CDIR/initramfs.cpio stage=$CDIR/initramfs.d
-	local deps m kind path name n=0 f stale=0
+	local deps m kind path name n=0 builtin=0 f stale=0
 	local -A seen=()
 
 	if [ -s "$cpio" ]; then
@@ -275,6 +333,10 @@ build_initramfs()
 
 	while read -r kind path _; do
 		# "builtin NAME" lines: nothing to load
+		if [ "$kind" = builtin ]; then
+			builtin=$((builtin + 1))
+			continue
+		fi
 		[ "$kind" = insmod ] || continue
 		name=$(basename "$path")
 		name=${name%%.ko*}
@@ -284,7 +346,7 @@ build_initramfs()
 		decompress_ko "$path" "$stage/mods/$(printf %02d $n)-$name.ko" ||
 			die "cannot unpack $path"
 	done <<<"$deps"
-	[ $n -gt 0 ] || die "no 9p modules found for $REL"
+	[ $((n + builtin)) -gt 0 ] || die "no 9p modules found for $REL"
 
 	(cd "$stage" && find . -mindepth 1 | sort |
 		cpio -o -H newc -R 0:0 --quiet) >"$cpio.tmp" ||
@@ -324,6 +386,9 @@ expose_path()
 # --- resolve what to run ------------------------------------------------
 
 REL=$(resolve_release "$kver")
+if [ -z "$REL" ] && [[ $kver == *-debug ]]; then
+	die "no debug kernel for '$kver' in $DEBUG_OUT: build it with 'make vm-debug-kernel'"
+fi
 [ -n "$REL" ] || die "no kernel release for '$kver' (no /usr/src/linux-headers-$kver.*-amd64?)"
 [[ $REL =~ ^[0-9A-Za-z.+~_-]+$ ]] || die "bad kernel release '$REL'"
 
@@ -332,6 +397,19 @@ mkdir -p "$cache" || die "cannot create $cache"
 cache=$(readlink -f "$cache")
 CDIR=$cache/$REL
 KDIR=$CDIR/kernel
+# A kernel built here (the debug kernel) is booted from its build, not
+# fetched from Debian.
+local_kernel=0
+case $REL in
+*-tmdebug)
+	local_kernel=1
+	KDIR=$DEBUG_OUT/$REL/kernel
+	# Every KASAN report, not only the first.
+	APPEND_BASE+=" kasan_multi_shot"
+	[ -e "$KDIR/.ok" ] ||
+		die "no debug kernel $REL in $KDIR: build it with 'make vm-debug-kernel'"
+	;;
+esac
 check_path "$CDIR"
 check_path "$TOP"
 
@@ -375,7 +453,7 @@ fi
 mkdir -p "$CDIR" || die "cannot create $CDIR"
 exec {lockfd}>"$CDIR/.lock"
 flock "$lockfd"
-fetch_kernel
+[ $local_kernel -eq 1 ] || fetch_kernel
 build_initramfs
 flock -u "$lockfd"
 
@@ -424,7 +502,7 @@ for t in "${tests[@]}"; do
 	*) name=$(basename "$t") ;;
 	esac
 	printf '%s\t%s\n' "$t" "$name" >>"$RUN/tests"
-	tt=$(test_timeout "$t")
+	tt=${test_to:-$(test_timeout "$t")}
 	[ "$tt" -gt 0 ] || tt=3600
 	sum=$((sum + tt + TEST_MARGIN))
 done
@@ -436,6 +514,10 @@ done
 	echo "TM_MODDIR=$(shq "$KDIR/lib/modules")"
 	echo "TM_GUEST=$(shq "$VMDIR/guest.sh")"
 	echo "TM_EXPOSE=$(shq "${expose[*]}")"
+	echo "TM_TIMEOUT=$(shq "$test_to")"
+	for e in "${envs[@]}"; do
+		echo "export ${e%%=*}=$(shq "${e#*=}")"
+	done
 } >"$RUN/vm.conf"
 
 # --- boot --------------------------------------------------------------------
@@ -524,10 +606,8 @@ fi
 
 # Kernel messages: the guest's log follower and, for what happened after
 # it stopped (panic), the kernel lines of the console.
-klog_bad=$({
-	cat "$RUN/dmesg" 2>/dev/null
-	grep -E '^\[ *[0-9]+\.[0-9]+\] ' "$RUN/console.log"
-} | grep -E "$KLOG_BAD" | awk '!seen[$0]++')
+klog_bad=$(judge_klog "$RUN/dmesg" \
+	<(grep -E '^\[ *[0-9]+\.[0-9]+\] ' "$RUN/console.log"))
 if [ -n "$klog_bad" ]; then
 	failures+=("kernel log shows problems:")
 fi
