@@ -134,26 +134,37 @@ static void tm_reject(struct sk_buff *skb, const struct nf_hook_state *state,
 		nf_send_unreach6(state->net, skb, icmp6[how], state->hook);
 }
 
+/*
+ * The counters are per-CPU and written with u64_stats: the hooks also run in
+ * process context (LOCAL_OUT), so bottom halves are off around each update,
+ * as nft_counter does, to stay on one CPU and not race a softirq there.
+ */
 static void tm_count(const struct tm_krule *kr, unsigned int len)
 {
-	struct tm_pcnt *pc = this_cpu_ptr(kr->cnt->pc);
+	struct tm_pcnt *pc;
 
+	local_bh_disable();
+	pc = this_cpu_ptr(kr->cnt->pc);
 	u64_stats_update_begin(&pc->syncp);
 	u64_stats_inc(&pc->packets);
 	u64_stats_add(&pc->bytes, len);
 	u64_stats_update_end(&pc->syncp);
+	local_bh_enable();
 }
 
 static void tm_table_count(const struct tm_table *t, bool match, u32 probes)
 {
-	struct tm_tstats *st = this_cpu_ptr(t->stats);
+	struct tm_tstats *st;
 
+	local_bh_disable();
+	st = this_cpu_ptr(t->stats);
 	u64_stats_update_begin(&st->syncp);
 	u64_stats_inc(&st->lookups);
 	if (match)
 		u64_stats_inc(&st->matches);
 	u64_stats_add(&st->probes, probes);
 	u64_stats_update_end(&st->syncp);
+	local_bh_enable();
 }
 
 static unsigned int tm_nf_hook(void *priv, struct sk_buff *skb,

@@ -53,11 +53,15 @@ void tm_lb_init(struct tm_lb *lb)
 
 void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c)
 {
-	struct tm_lb_stats *st = this_cpu_ptr(svc->stats);
+	struct tm_lb_stats *st;
 
+	/* Also called in process context (LOCAL_OUT): see tm_count(). */
+	local_bh_disable();
+	st = this_cpu_ptr(svc->stats);
 	u64_stats_update_begin(&st->syncp);
 	u64_stats_inc(&st->c[c]);
 	u64_stats_update_end(&st->syncp);
+	local_bh_enable();
 }
 
 void tm_lb_read(const struct tm_lb_svc *svc, u64 *c)

@@ -374,6 +374,7 @@ int tm_rule_del(struct tm_table *t, struct tm_ruleset *rs,
 }
 
 struct tm_each {
+	const struct tm_cls *cls;
 	int (*fn)(struct tm_krule *kr, const struct tm_rule *r, void *arg);
 	void *arg;
 };
@@ -382,10 +383,19 @@ static int tm_each_one(const struct tm_rule *r, void *arg)
 {
 	struct tm_krule *kr = (struct tm_krule *)(uintptr_t)r->action;
 	struct tm_each *e = arg;
+	const struct tm_rule *v4;
 
-	/* An inet rule is two classifier rules: report it once. */
-	if (r->family == TM_AF_INET6 && (kr->fams & TM_FAMS_V4))
-		return 0;
+	/*
+	 * An inet rule is two classifier rules: report it once, at its IPv4
+	 * half.  Tell from the classifier, not from kr->fams: @fn may have
+	 * dropped kr at that half already (a flush), and kr is freed after a
+	 * grace period that can end during this walk.
+	 */
+	if (r->family == TM_AF_INET6) {
+		v4 = tm_cls_find(e->cls, r->id & ~1u);
+		if (v4 && v4->action == r->action)
+			return 0;
+	}
 	return e->fn(kr, r, e->arg);
 }
 
@@ -394,7 +404,7 @@ int tm_rules_for_each(const struct tm_ruleset *rs,
 		      int (*fn)(struct tm_krule *kr, const struct tm_rule *r,
 				void *arg), void *arg)
 {
-	struct tm_each e = { .fn = fn, .arg = arg };
+	struct tm_each e = { .cls = rs->cls, .fn = fn, .arg = arg };
 
 	return tm_cls_for_each(rs->cls, tm_each_one, &e);
 }
@@ -514,7 +524,8 @@ int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
 	rs->nrules = 0;
 	/* After the new classifier is published: frees wait for readers. */
 	tm_cls_for_each(old, tm_each_one,
-			&(struct tm_each){ .fn = tm_drop_one, .arg = sh });
+			&(struct tm_each){ .cls = old, .fn = tm_drop_one,
+					   .arg = sh });
 	tm_cls_destroy(old);
 	return 0;
 }
@@ -523,7 +534,8 @@ int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
 void tm_rules_release(struct tm_ruleset *rs)
 {
 	tm_cls_for_each(rs->cls, tm_each_one,
-			&(struct tm_each){ .fn = tm_drop_one, .arg = NULL });
+			&(struct tm_each){ .cls = rs->cls, .fn = tm_drop_one,
+					   .arg = NULL });
 	tm_cls_destroy(rs->cls);
 	rs->cls = NULL;
 }

@@ -64,11 +64,15 @@ struct tm_sid *tm_sid_find(const struct tm_sids *s, const struct in6_addr *a)
 
 void tm_sid_count(struct tm_sid *sid, enum tm_sidc c)
 {
-	struct tm_sid_stats *st = this_cpu_ptr(sid->stats);
+	struct tm_sid_stats *st;
 
+	/* Also called in process context (LOCAL_OUT): see tm_count(). */
+	local_bh_disable();
+	st = this_cpu_ptr(sid->stats);
 	u64_stats_update_begin(&st->syncp);
 	u64_stats_inc(&st->c[c]);
 	u64_stats_update_end(&st->syncp);
+	local_bh_enable();
 }
 
 void tm_sid_read(const struct tm_sid *sid, u64 *c)
