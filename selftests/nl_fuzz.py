@@ -1410,8 +1410,13 @@ def attacker(spec, family, seed, deadline, timeout, mode, how):
         attrs = [pack_value(spec, k, v) for k, v in valid]
         seq = nl.next_seq()
         if rng.random() < 0.5:
+            # A dump where the command has no do (6.12 answers EOPNOTSUPP
+            # before the privilege check otherwise), and now and then.
+            dump = spec.ops[cmd]["dump"] is not None and (
+                spec.ops[cmd]["do"] is None or rng.random() < 0.3)
             m = nlmsg(family, spec.cmds[cmd], build(attrs),
-                      tmnl.NLM_F_REQUEST | tmnl.NLM_F_ACK, seq)
+                      tmnl.NLM_F_REQUEST | tmnl.NLM_F_ACK |
+                      (tmnl.NLM_F_DUMP if dump else 0), seq)
             well_formed = True
         else:
             m, _ = mut.message(family, cmd, mut.attrs(cmd, attrs), seq)
