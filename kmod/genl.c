@@ -42,7 +42,9 @@ void tm_genl_multicast(struct net *net, struct sk_buff *skb)
 
 /*
  * One policy per command, so that an attribute a command does not use is
- * refused instead of silently ignored.
+ * refused instead of silently ignored.  NLA_POLICY_RANGE, _MIN and _MAX
+ * hold s16 bounds (the compiler does not warn): a bound outside
+ * -32768..32767 needs NLA_POLICY_FULL_RANGE and a netlink_range_validation.
  */
 static const struct nla_policy tm_stats_get_policy[TM_A_MAX + 1] = {
 };
@@ -434,10 +436,20 @@ static const struct nla_policy tm_lb_name_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
 };
 
+/*
+ * Not NLA_POLICY_RANGE(NLA_U32, 1, 65535): struct nla_policy keeps min and
+ * max as s16, so 65535 became -1, which WARNed in lib/nlattr.c and left no
+ * upper bound.  Any bound above S16_MAX takes a netlink_range_validation.
+ */
+static struct netlink_range_validation tm_lb_weight_range = {
+	.min = 1, .max = TM_LB_WEIGHT_MAX,
+};
+
 static const struct nla_policy tm_lb_backend_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
 	[TM_A_LB_BACKEND_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[TM_A_LB_BACKEND_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, 65535),
+	[TM_A_LB_BACKEND_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &tm_lb_weight_range),
 };
 
 /*

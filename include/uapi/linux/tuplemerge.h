@@ -210,7 +210,8 @@
  *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
- *	with TM_A_LB_BACKEND_WEIGHT (default 1; EEXIST if it is there, at
+ *	with TM_A_LB_BACKEND_WEIGHT (1..TM_LB_WEIGHT_MAX, default 1;
+ *	ERANGE above, EEXIST if it is there, at
  *	most TM_LB_MAX_BACKENDS), or remove it.  The table is rebuilt and
  *	swapped in one step; flows whose server is known stay with it.
  *	Emits the command.
@@ -395,6 +396,8 @@ enum tm_sid_policy {
 /* Load-balancer services per namespace, backends per service. */
 #define TM_LB_MAX_SERVICES	256
 #define TM_LB_MAX_BACKENDS	256
+/* A backend's weight: 1..TM_LB_WEIGHT_MAX. */
+#define TM_LB_WEIGHT_MAX	65535
 /* Candidates a new connection hunts through: default, at most. */
 #define TM_LB_CHOICES_DEFAULT	2
 #define TM_LB_MAX_CHOICES	8
@@ -523,7 +526,7 @@ enum tm_attr {
 	TM_A_LB_BACKENDS,	/* nest of TM_A_LB_BACKEND */
 	TM_A_LB_BACKEND,	/* nest: TM_A_LB_BACKEND_SID, _WEIGHT */
 	TM_A_LB_BACKEND_SID,	/* binary: 16 bytes, a server's SID */
-	TM_A_LB_BACKEND_WEIGHT,	/* u32: 1..65535 */
+	TM_A_LB_BACKEND_WEIGHT,	/* u32: 1..TM_LB_WEIGHT_MAX */
 	TM_A_LB_FLOWS,		/* u32: flows remembered now */
 	TM_A_LB_HUNTS,		/* u64: new connections sent hunting */
 	TM_A_LB_RECOVERIES,	/* u64: packets of unknown flows hunting */
