@@ -84,7 +84,7 @@ test_no_cap()
 	local out
 
 	out=$("$TMCTL" -n "$ns" table add t family ip hook input 2>&1 &&
-		"$TMCTL" -n "$ns" rule add t id 1 proto tcp dport 22 \
+		"$TMCTL" -n "$ns" rule add t id 1 proto tcp dport 22 accept \
 			comment secret 2>&1)
 	check_err $? "root: $out"
 	log_test "root's table with a rule"
