@@ -19,8 +19,14 @@ enum tm_mcgrp {
 	TM_MCGRP_EVENTS,
 };
 
+/*
+ * Events carry what the read commands return (rules, comments, SIDs,
+ * services): the same privilege as they, CAP_NET_ADMIN over the namespace's
+ * user namespace, checked by genl_bind() when a socket joins the group.
+ */
 static const struct genl_multicast_group tm_mcgrps[] = {
-	[TM_MCGRP_EVENTS] = { .name = TM_GENL_MCGRP_EVENTS },
+	[TM_MCGRP_EVENTS] = { .name = TM_GENL_MCGRP_EVENTS,
+			      .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 bool tm_genl_listening(struct net *net)
@@ -36,7 +42,9 @@ void tm_genl_multicast(struct net *net, struct sk_buff *skb)
 
 /*
  * One policy per command, so that an attribute a command does not use is
- * refused instead of silently ignored.
+ * refused instead of silently ignored.  NLA_POLICY_RANGE, _MIN and _MAX
+ * hold s16 bounds (the compiler does not warn): a bound outside
+ * -32768..32767 needs NLA_POLICY_FULL_RANGE and a netlink_range_validation.
  */
 static const struct nla_policy tm_stats_get_policy[TM_A_MAX + 1] = {
 };
@@ -428,18 +436,35 @@ static const struct nla_policy tm_lb_name_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
 };
 
+/*
+ * Not NLA_POLICY_RANGE(NLA_U32, 1, 65535): struct nla_policy keeps min and
+ * max as s16, so 65535 became -1, which WARNed in lib/nlattr.c and left no
+ * upper bound.  Any bound above S16_MAX takes a netlink_range_validation.
+ */
+static struct netlink_range_validation tm_lb_weight_range = {
+	.min = 1, .max = TM_LB_WEIGHT_MAX,
+};
+
 static const struct nla_policy tm_lb_backend_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
 	[TM_A_LB_BACKEND_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[TM_A_LB_BACKEND_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, 65535),
+	[TM_A_LB_BACKEND_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &tm_lb_weight_range),
 };
 
+/*
+ * Like nftables: every command, reads and dumps included, needs
+ * CAP_NET_ADMIN over the user namespace owning the network namespace.  The
+ * rules, their comments, the SIDs and the load balancer's flows are the
+ * namespace administrator's business, not any local user's.
+ */
 static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_STATS_GET,
 		.doit = tm_nl_stats_get,
 		.policy = tm_stats_get_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_TABLE_NEW,
@@ -461,6 +486,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.dumpit = tm_nl_table_dump,
 		.policy = tm_table_name_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_RULE_NEW,
@@ -491,12 +517,14 @@ static const struct genl_ops tm_genl_ops[] = {
 		.done = tm_nl_rule_dump_done,
 		.policy = tm_rule_get_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_RULE_LOOKUP,
 		.doit = tm_nl_rule_lookup,
 		.policy = tm_rule_lookup_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_COUNTERS_RESET,
@@ -560,6 +588,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.dumpit = tm_nl_sid_dump,
 		.policy = tm_sid_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_LB_SERVICE_NEW,
@@ -581,6 +610,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.dumpit = tm_nl_lb_service_dump,
 		.policy = tm_lb_name_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_LB_BACKEND_NEW,
@@ -601,6 +631,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.dumpit = tm_nl_lb_flow_dump,
 		.policy = tm_lb_name_policy,
 		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
 	},
 	{
 		.cmd = TM_CMD_LB_FLOW_FLUSH,

@@ -524,7 +524,7 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 	tab = kvzalloc(sz, GFP_KERNEL_ACCOUNT);
 	if (!tab)
 		return -ENOMEM;
-	mb = kvmalloc_array(n, sizeof(*mb), GFP_KERNEL);
+	mb = kvmalloc_array(n, sizeof(*mb), GFP_KERNEL_ACCOUNT);
 	if (!mb) {
 		kvfree(tab);
 		return -ENOMEM;

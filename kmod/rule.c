@@ -431,13 +431,19 @@ static int tm_u32_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The ids of @rs in increasing order, in a kvmalloc()ed array. */
+/*
+ * The ids of @rs in increasing order, in a kvmalloc()ed array.  A dump
+ * holds it until it ends, however long its reader waits: charged to the
+ * dumping task's memory cgroup, and refused (ENOMEM) rather than calling
+ * the cgroup's OOM killer when the cgroup is full.
+ */
 int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n)
 {
 	struct tm_ids s = { .max = rs->nrules };
 	int err;
 
-	s.ids = kvmalloc_array(max(s.max, 1u), sizeof(u32), GFP_KERNEL);
+	s.ids = kvmalloc_array(max(s.max, 1u), sizeof(u32),
+			       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
 	if (!s.ids)
 		return -ENOMEM;
 	err = tm_rules_for_each(rs, tm_ids_one, &s);

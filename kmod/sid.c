@@ -11,7 +11,10 @@
  * the LOCAL_IN hooks before End, with the destination still the SID.  The
  * first SID bound anywhere switches the key on; nothing can switch it off
  * again (the kernel's sysctl answers EBUSY), which is why it is documented
- * for users: every seg6local packet then traverses netfilter.
+ * for users: every seg6local packet then traverses netfilter.  Being global
+ * state, it is switched on only for a caller with CAP_NET_ADMIN in the
+ * initial user namespace: any other may bind SIDs (in a namespace it
+ * administers) once the key is on, and gets -EPERM with an extack before.
  *
  * SIDs: a small hash under RCU, changed under tm_net.lock.  Connections: a
  * hash of TM_SFLOW_BUCKETS, read under RCU by the hook, changed under
@@ -340,6 +343,13 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	if (s->n >= TM_SID_MAX_PER_NET) {
 		NL_SET_ERR_MSG(extack, "Too many SIDs in this namespace");
 		return -ENOSPC;
+	}
+	/* The key only ever goes on: a stale "off" refuses, nothing worse. */
+	if (!s->hooked && !cfg->global_ok &&
+	    !static_key_enabled(&nf_hooks_lwtunnel_enabled)) {
+		NL_SET_ERR_MSG(extack,
+			       "The first SID switches the global nf_hooks_lwtunnel key on: needs CAP_NET_ADMIN in the initial user namespace");
+		return -EPERM;
 	}
 	sid = kzalloc(sizeof(*sid), GFP_KERNEL_ACCOUNT);
 	if (!sid)

@@ -95,7 +95,8 @@ static int tm_get_sid(struct genl_info *info, struct in6_addr *a)
 	return 0;
 }
 
-static int tm_nl_sid_change(struct genl_info *info, bool replace)
+static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
+			    bool replace)
 {
 	struct net *net = genl_info_net(info);
 	struct tm_net *tn = tm_net(net);
@@ -125,6 +126,8 @@ static int tm_nl_sid_change(struct genl_info *info, bool replace)
 	}
 	if (thr)
 		cfg.threshold = nla_get_u32(info->attrs[TM_A_SID_THRESHOLD]);
+	/* Both the socket's opener and the caller, as GENL_ADMIN_PERM. */
+	cfg.global_ok = netlink_capable(skb, CAP_NET_ADMIN);
 
 	mutex_lock(&tn->lock);
 	err = tm_sid_add(net, tn, &cfg, replace, info->extack, &sid);
@@ -140,12 +143,12 @@ static int tm_nl_sid_change(struct genl_info *info, bool replace)
 
 int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info)
 {
-	return tm_nl_sid_change(info, false);
+	return tm_nl_sid_change(skb, info, false);
 }
 
 int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 {
-	return tm_nl_sid_change(info, true);
+	return tm_nl_sid_change(skb, info, true);
 }
 
 /* The binding of @a, under tm_net.lock; NULL with an extack if none. */

@@ -529,10 +529,20 @@ int tm_hook_register(struct net *net, struct tm_table *t);
 void tm_hook_unregister(struct net *net, struct tm_table *t);
 
 /* sid.c: connection-acceptance SIDs and the connections they accepted */
+/**
+ * struct tm_sid_cfg - a SID binding request
+ * @addr: the SID
+ * @policy: TM_SID_POLICY_*
+ * @threshold: of the conns, backlog and load policies
+ * @global_ok: the caller may switch global state on: CAP_NET_ADMIN in the
+ *	initial user namespace (the first SID turns nf_hooks_lwtunnel_enabled
+ *	on for every namespace, for good)
+ */
 struct tm_sid_cfg {
 	struct in6_addr addr;
 	u8 policy;
 	u32 threshold;
+	bool global_ok;
 };
 
 void tm_sids_init(struct tm_sids *s);

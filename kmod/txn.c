@@ -29,6 +29,7 @@
  */
 #include <linux/netlink.h>
 #include <linux/notifier.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 
 #include "tm.h"
@@ -150,13 +151,16 @@ static void tm_shadow_free(struct tm_shadow *sh, bool committed)
 {
 	struct tm_krule *kr, *tmp;
 
+	/* As long as the transaction: process context, under tn->lock. */
 	list_for_each_entry_safe(kr, tmp, &sh->created, txn_node) {
+		cond_resched();
 		list_del_init(&kr->txn_node);
 		kr->txn_new = 0;
 		if (!committed)
 			tm_krule_free(kr);
 	}
 	list_for_each_entry_safe(kr, tmp, &sh->dead, txn_node) {
+		cond_resched();
 		list_del_init(&kr->txn_node);
 		if (committed)
 			tm_krule_free(kr);

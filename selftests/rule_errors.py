@@ -289,9 +289,10 @@ def as_nobody(cmd, *args):
         os.setresuid(65534, 65534, 65534)
         rc, _, error = tmnl.request(tmnl.Genl(), FAM, SPEC, cmd, list(args),
                                     tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if
-                                                      cmd == "rule-get"
-                                                      else 0))
+                                                      dump else 0))
         return 0 if rc == 0 else 1 if error.startswith("-1: ") else 2
+    dump = cmd.endswith(" dump")
+    cmd = cmd.split()[0]
     return in_child(run)
 
 
@@ -300,8 +301,12 @@ def as_userns_root(cmd, *args):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.unshare(0x10000000):  # CLONE_NEWUSER
             return 3
-        rc, _, error = tmnl.request(tmnl.Genl(), FAM, SPEC, cmd, list(args))
+        rc, _, error = tmnl.request(tmnl.Genl(), FAM, SPEC, cmd, list(args),
+                                    tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if
+                                                      dump else 0))
         return 0 if rc == 0 else 1 if error.startswith("-1: ") else 2
+    dump = cmd.endswith(" dump")
+    cmd = cmd.split()[0]
     return in_child(run)
 
 
@@ -386,11 +391,23 @@ def test_privileges(gen0, before):
         check(as_nobody(cmd, *args) == 1, "unprivileged %s not EPERM" % cmd)
         check(as_userns_root(cmd, *args) == 1,
               "root of a child user namespace: %s not EPERM" % cmd)
-    check(as_nobody("rule-get", "table-name=t") == 0,
-          "an unprivileged user cannot read the rules")
     check(generation() == gen0, "the generation moved")
     check(rules_of("t") == before, "the rules changed")
     log_test("unprivileged and child-userns callers cannot change rules")
+    # Reads and dumps too: rules, comments and lookups are the admin's.
+    for cmd, args in (("stats-get", ()),
+                      ("table-get", ("table-name=t",)),
+                      ("table-get dump", ()),
+                      ("rule-get", ("table-name=t", "rule-id=1")),
+                      ("rule-get dump", ("table-name=t",)),
+                      ("rule-lookup", ("table-name=t",)),
+                      ("sid-get dump", ()),
+                      ("lb-service-get dump", ()),
+                      ("lb-flow-get dump", ("lb-name=s",))):
+        check(as_nobody(cmd, *args) == 1, "unprivileged %s not EPERM" % cmd)
+        check(as_userns_root(cmd, *args) == 1,
+              "root of a child user namespace: %s not EPERM" % cmd)
+    log_test("unprivileged and child-userns callers cannot read rules")
 
 
 def main():

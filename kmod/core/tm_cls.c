@@ -408,6 +408,9 @@ int tm_cls_for_each(const struct tm_cls *cls,
 	int ret;
 
 	for (i = 0; i <= cls->ids_mask; i++) {
+		/* As long as the rules: a flush, a copy, a dump's ids. */
+		if (!(i % 1024))
+			tm_cond_resched();
 		for (rr = cls->ids[i]; rr; rr = rr->id_next) {
 			ret = fn(&rr->rule, arg);
 			if (ret)

@@ -137,7 +137,9 @@ static void tm_maglev_column(struct tm_mg *mg, u32 m, u32 wmax, u32 k,
 					u64 r = (g->offset + (u64)g->next * g->skip) %
 						size;
 
-					g->next++;
+					/* Late in a big column, a walk is long. */
+					if (!(++g->next & 4095))
+						tm_cond_resched();
 					row = table + r * k;
 					if (row[col] == TM_MAGLEV_NONE &&
 					    !tm_row_has(row, col, g->idx))

@@ -9,13 +9,14 @@
  * Family: generic netlink, name TM_GENL_NAME ("tuplemerge"), version
  * TM_GENL_VERSION.  The family is netns-aware: every object lives in the
  * network namespace of the socket that created it, and a request only ever
- * sees the objects of its own namespace.  Commands that change state need
- * CAP_NET_ADMIN in the user namespace owning the network namespace.
+ * sees the objects of its own namespace.  Every command, reads and dumps
+ * included, and joining the TM_GENL_MCGRP_EVENTS group need CAP_NET_ADMIN
+ * in the user namespace owning the network namespace (EPERM otherwise).
  *
  * Commands
  * --------
  *
- * TM_CMD_STATS_GET (do)
+ * TM_CMD_STATS_GET (do, admin)
  *	Request: nothing.
  *	Reply:   TM_A_NET_TABLES, TM_A_NET_GENERATION.
  *
@@ -34,7 +35,7 @@
  *	Delete a table by TM_A_TABLE_NAME.  ENOENT when there is none.
  *	Emits TM_CMD_TABLE_DEL.
  *
- * TM_CMD_TABLE_GET (do, dump)
+ * TM_CMD_TABLE_GET (do, dump, admin)
  *	do: the table named by TM_A_TABLE_NAME.  dump: every table of the
  *	namespace, ordered by TM_A_TABLE_HANDLE; a dump interrupted by a
  *	concurrent change is flagged NLM_F_DUMP_INTR.
@@ -94,11 +95,11 @@
  *	TM_CMD_RULE_SET.
  * TM_CMD_RULE_DEL (do, admin)
  *	Delete the rule TM_A_RULE_ID.  Emits TM_CMD_RULE_DEL.
- * TM_CMD_RULE_GET (do, dump)
+ * TM_CMD_RULE_GET (do, dump, admin)
  *	do: the rule TM_A_RULE_ID.  dump: every rule of the table, by
  *	increasing id, flagged NLM_F_DUMP_INTR if the namespace changed
  *	during the dump.
- * TM_CMD_RULE_LOOKUP (do)
+ * TM_CMD_RULE_LOOKUP (do, admin)
  *	Which rule of the table a packet would hit, without sending one: the
  *	key is TM_A_KEY_SRC, TM_A_KEY_DST (both, of one family),
  *	TM_A_KEY_SPORT, TM_A_KEY_DPORT, TM_A_KEY_PROTO, TM_A_KEY_IIF,
@@ -149,7 +150,9 @@
  * TM_CMD_SID_NEW (do, admin)
  *	Bind TM_A_SID_ADDR with TM_A_SID_POLICY and, for CONNS, BACKLOG and
  *	LOAD, TM_A_SID_THRESHOLD.  EEXIST when it is bound, ENOSPC past
- *	TM_SID_MAX_PER_NET.  Emits TM_CMD_SID_NEW.
+ *	TM_SID_MAX_PER_NET, EPERM while nf_hooks_lwtunnel_enabled is off and
+ *	the caller lacks CAP_NET_ADMIN in the initial user namespace (the
+ *	first SID switches that global key on).  Emits TM_CMD_SID_NEW.
  * TM_CMD_SID_SET (do, admin)
  *	Give the bound TM_A_SID_ADDR a new policy (same attributes as NEW);
  *	it keeps its connections and counters.  ENOENT when it is not bound.
@@ -161,7 +164,7 @@
  * TM_CMD_SID_DEL (do, admin)
  *	Unbind TM_A_SID_ADDR (its connections are forgotten).  Emits
  *	TM_CMD_SID_DEL.
- * TM_CMD_SID_GET (do, dump)
+ * TM_CMD_SID_GET (do, dump, admin)
  *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
  *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS,
  *	TM_A_SID_LOAD and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED,
@@ -202,16 +205,17 @@
  *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.
  * TM_CMD_LB_SERVICE_DEL (do, admin)
  *	Delete TM_A_LB_NAME and its flows; EBUSY while a rule names it.
- * TM_CMD_LB_SERVICE_GET (do, dump)
+ * TM_CMD_LB_SERVICE_GET (do, dump, admin)
  *	The service, or every service: its configuration, TM_A_LB_BACKENDS,
  *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
- *	with TM_A_LB_BACKEND_WEIGHT (default 1; EEXIST if it is there, at
+ *	with TM_A_LB_BACKEND_WEIGHT (1..TM_LB_WEIGHT_MAX, default 1;
+ *	ERANGE above, EEXIST if it is there, at
  *	most TM_LB_MAX_BACKENDS), or remove it.  The table is rebuilt and
  *	swapped in one step; flows whose server is known stay with it.
  *	Emits the command.
- * TM_CMD_LB_FLOW_GET (dump)
+ * TM_CMD_LB_FLOW_GET (dump, admin)
  *	The flows of service TM_A_LB_NAME, or of every service: TM_A_LB_NAME,
  *	TM_A_LB_FLOW_CLIENT, _CPORT, _VPORT, _STATE, _SERVER (once known) and
  *	_IDLE (milliseconds since its last packet).
@@ -392,6 +396,8 @@ enum tm_sid_policy {
 /* Load-balancer services per namespace, backends per service. */
 #define TM_LB_MAX_SERVICES	256
 #define TM_LB_MAX_BACKENDS	256
+/* A backend's weight: 1..TM_LB_WEIGHT_MAX. */
+#define TM_LB_WEIGHT_MAX	65535
 /* Candidates a new connection hunts through: default, at most. */
 #define TM_LB_CHOICES_DEFAULT	2
 #define TM_LB_MAX_CHOICES	8
@@ -520,7 +526,7 @@ enum tm_attr {
 	TM_A_LB_BACKENDS,	/* nest of TM_A_LB_BACKEND */
 	TM_A_LB_BACKEND,	/* nest: TM_A_LB_BACKEND_SID, _WEIGHT */
 	TM_A_LB_BACKEND_SID,	/* binary: 16 bytes, a server's SID */
-	TM_A_LB_BACKEND_WEIGHT,	/* u32: 1..65535 */
+	TM_A_LB_BACKEND_WEIGHT,	/* u32: 1..TM_LB_WEIGHT_MAX */
 	TM_A_LB_FLOWS,		/* u32: flows remembered now */
 	TM_A_LB_HUNTS,		/* u64: new connections sent hunting */
 	TM_A_LB_RECOVERIES,	/* u64: packets of unknown flows hunting */
