@@ -23,15 +23,16 @@
  * packet creates one (a report never does, lb_fwd.c).  They are allocated
  * in softirq, charged to the memory cgroup of the service's creator.  A
  * service remembers at most max_flows, and the namespace lb_max_flows (a
- * module parameter) in all.  Half-open flows (no server yet: HUNT,
- * RECOVER) are also on two lists, the service's and the namespace's,
- * oldest first: when full, the oldest half-open flow is evicted to make
- * room (counted "evicted"), so that a flood of SYNs never answered only
- * replaces its own flows, never one whose server is known.  With no
+ * module parameter) in all.  Half-open flows (no server yet, or no packet
+ * of the client since the server answered: the handshake is not done) are
+ * also on two lists, the service's and the namespace's, oldest first, and
+ * live the SYN timeout; when full, the oldest half-open flow is evicted to
+ * make room (counted "evicted"), so that a flood of SYNs from spoofed
+ * sources only replaces its own flows, never an established one.  With no
  * half-open flow to evict, a new flow is forwarded (it hunts like any
  * other) but not remembered, and counted "full" (the service's limit) or
  * "ns-full" (the namespace's, or the memory cgroup's).  A delayed work ages
- * flows once a second: a flow with no server yet after the SYN timeout, a
+ * flows once a second: a half-open flow after the SYN timeout, a
  * closing one after the FIN timeout, any other after the idle timeout;
  * each one aged out is counted "expired".
  */
@@ -149,17 +150,12 @@ struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
 			       svc, client, cport, vport);
 }
 
-static bool tm_lflow_halfopen(const struct tm_lflow *f)
-{
-	return f->state == TM_LB_FLOW_HUNT || f->state == TM_LB_FLOW_RECOVER;
-}
-
 /* Under tm_lb.flock. */
 static void tm_lflow_unlink(struct tm_lb *lb, struct tm_lflow *f)
 {
 	lockdep_assert_held(&lb->flock);
 	hlist_del_rcu(&f->node);
-	if (tm_lflow_halfopen(f)) {
+	if (f->halfopen) {
 		list_del(&f->svc_lru);
 		list_del(&f->ns_lru);
 	}
@@ -250,6 +246,7 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 	}
 	atomic_inc(&svc->nflows);
 	lb->nflows++;
+	f->halfopen = 1;
 	list_add_tail(&f->svc_lru, &svc->halfopen);
 	list_add_tail(&f->ns_lru, &lb->halfopen);
 	hlist_add_head_rcu(&f->node, head);
@@ -314,9 +311,8 @@ bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 	spin_lock_bh(&lb->flock);
 	if (f->dead) {
 		ok = false;
-	} else if (tm_lflow_halfopen(f)) {
-		list_del(&f->svc_lru);
-		list_del(&f->ns_lru);
+	} else if (f->state == TM_LB_FLOW_HUNT ||
+		   f->state == TM_LB_FLOW_RECOVER) {
 		f->server = *server;
 		/* Readers that see STEER see the server. */
 		smp_store_release(&f->state, TM_LB_FLOW_STEER);
@@ -339,23 +335,37 @@ void tm_lflow_closing(struct tm_lflow *f)
 		WRITE_ONCE(f->state, TM_LB_FLOW_CLOSING);
 }
 
+/*
+ * A client's packet other than a SYN went to the server of @f: the
+ * handshake is done, @f is no longer half-open (evictable, the SYN
+ * timeout).  A SYN flood from spoofed sources never gets here.
+ */
+void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f)
+{
+	if (!READ_ONCE(f->halfopen))
+		return;
+	spin_lock_bh(&lb->flock);
+	if (f->halfopen && !f->dead) {
+		list_del(&f->svc_lru);
+		list_del(&f->ns_lru);
+		WRITE_ONCE(f->halfopen, 0);
+	}
+	spin_unlock_bh(&lb->flock);
+}
+
+/* Under tm_lb.flock. */
 static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
 {
 	const struct tm_lb_svc *svc = f->svc;
 	unsigned long idle = now - READ_ONCE(f->last);
 	u32 timeout;
 
-	switch (READ_ONCE(f->state)) {
-	case TM_LB_FLOW_HUNT:
-	case TM_LB_FLOW_RECOVER:
-		timeout = READ_ONCE(svc->syn);
-		break;
-	case TM_LB_FLOW_CLOSING:
+	if (READ_ONCE(f->state) == TM_LB_FLOW_CLOSING)
 		timeout = READ_ONCE(svc->fin);
-		break;
-	default:
+	else if (f->halfopen)
+		timeout = READ_ONCE(svc->syn);
+	else
 		timeout = READ_ONCE(svc->idle);
-	}
 	return idle >= (unsigned long)timeout * HZ;
 }
 

@@ -18,7 +18,10 @@
  *     that knows the connection takes it: the load balancer restarted, or
  *     another one saw the connection start; the last candidate takes it
  *     anyway, and its TCP resets a connection it does not know).  The flow
- *     is remembered, in HUNT or RECOVER, for the SYN timeout.
+ *     is remembered, in HUNT or RECOVER, half-open: it lives the SYN
+ *     timeout and is the first evicted when the flows are full, until a
+ *     packet of the client goes to its server once known (the handshake
+ *     done; a SYN flood from spoofed sources never sends one).
  *
  * The destination is then the first segment, routed here (the kernel's
  * own input route, with the SRH's length added to the packet's): a packet
@@ -117,6 +120,8 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		tag = TM_SRLB_TAG_STEER;
 		if (th->fin || th->rst)
 			tm_lflow_closing(f);
+		else if (!th->syn)
+			tm_lflow_confirm(lb, f);
 		tm_lb_count(svc, TM_LBC_STEERED);
 	} else {
 		const u16 *row;

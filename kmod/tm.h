@@ -329,11 +329,13 @@ struct tm_lb_svc {
  * @client, @cport, @vport: the client's side; the VIP is the service's
  * @state: enum tm_lb_flow_state
  * @dead: unlinked (under tm_lb.flock): a report found it too late
+ * @halfopen: on @svc_lru and @ns_lru (under tm_lb.flock): no server yet,
+ *	or no packet of the client since (the handshake not done)
  * @tgen: the tm_lb_tab.gen it hunted with
  * @server: the accepting server's SID, set once (before @state becomes
  *	STEER, under tm_lb.flock)
- * @svc_lru, @ns_lru: while half-open (HUNT, RECOVER), in tm_lb_svc.halfopen
- *	and tm_lb.halfopen, oldest first: the first evicted (tm_lb.flock)
+ * @svc_lru, @ns_lru: while @halfopen, in tm_lb_svc.halfopen and
+ *	tm_lb.halfopen, oldest first: the first evicted (tm_lb.flock)
  * @last: jiffies of its last packet
  */
 struct tm_lflow {
@@ -344,6 +346,7 @@ struct tm_lflow {
 	__be16 cport, vport;
 	u8 state;
 	u8 dead;
+	u8 halfopen;
 	u32 tgen;
 	struct in6_addr server;
 	struct list_head svc_lru, ns_lru;
@@ -648,6 +651,7 @@ bool tm_lb_candidate(const struct tm_lb_svc *svc,
 bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		    const struct in6_addr *server);
 void tm_lflow_closing(struct tm_lflow *f);
+void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f);
 void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc);
 
 /* lb_fwd.c: the load balancer's packet path */
