@@ -19,12 +19,22 @@
  * alike pick the same candidates for a flow, with no state shared.
  *
  * Flows: one hash of TM_LFLOW_BUCKETS per namespace, read under RCU by the
- * packet path and changed under tm_lb.flock with BHs off.  A service
- * remembers at most max_flows; past that a new flow is forwarded (it hunts
- * like any other) but not remembered, and counted "full".  A delayed work
- * ages flows once a second: a flow with no server yet after the SYN
- * timeout, a closing one after the FIN timeout, any other after the idle
- * timeout; each one aged out is counted "expired".
+ * packet path and changed under tm_lb.flock with BHs off.  Only a client's
+ * packet creates one (a report never does, lb_fwd.c).  They are allocated
+ * in softirq, charged to the memory cgroup of the service's creator.  A
+ * service remembers at most max_flows, and the namespace lb_max_flows (a
+ * module parameter) in all.  Half-open flows (no server yet, or no packet
+ * of the client since the server answered: the handshake is not done) are
+ * also on two lists, the service's and the namespace's, oldest first, and
+ * live the SYN timeout; when full, the oldest half-open flow is evicted to
+ * make room (counted "evicted"), so that a flood of SYNs from spoofed
+ * sources only replaces its own flows, never an established one.  With no
+ * half-open flow to evict, a new flow is forwarded (it hunts like any
+ * other) but not remembered, and counted "full" (the service's limit) or
+ * "ns-full" (the namespace's, or the memory cgroup's).  A delayed work ages
+ * flows once a second: a half-open flow after the SYN timeout, a
+ * closing one after the FIN timeout, any other after the idle timeout;
+ * each one aged out is counted "expired".
  */
 #include <linux/jhash.h>
 #include <linux/netfilter_ipv6.h>
@@ -38,6 +48,12 @@
 /* Fixed: load balancers must agree on the rows of a flow and a table. */
 #define TM_LB_HASH_SEED		0x53524c42
 
+/* Flows a namespace remembers, every service's together. */
+static unsigned int tm_lb_max_flows = TM_LB_MAX_FLOWS_LIMIT;
+module_param_named(lb_max_flows, tm_lb_max_flows, uint, 0644);
+MODULE_PARM_DESC(lb_max_flows,
+		 "Load-balancer flows per network namespace, at most");
+
 void tm_lb_init(struct tm_lb *lb)
 {
 	unsigned int i;
@@ -48,6 +64,8 @@ void tm_lb_init(struct tm_lb *lb)
 		INIT_HLIST_HEAD(&lb->sid_hash[i]);
 	lb->hooked = false;
 	lb->flows = NULL;
+	INIT_LIST_HEAD(&lb->halfopen);
+	lb->nflows = 0;
 	spin_lock_init(&lb->flock);
 }
 
@@ -123,36 +141,79 @@ struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
 			       const struct in6_addr *client, __be16 cport,
 			       __be16 vport)
 {
-	struct hlist_head *flows = READ_ONCE(lb->flows);
+	struct tm_lflows *flows = READ_ONCE(lb->flows);
 
 	if (!flows)
 		return NULL;
-	return tm_lflow_lookup(&flows[tm_lflow_bucket(lb, svc, client, cport,
-						      vport)],
+	return tm_lflow_lookup(&flows->b[tm_lflow_bucket(lb, svc, client,
+							 cport, vport)],
 			       svc, client, cport, vport);
 }
 
+/* Under tm_lb.flock. */
+static void tm_lflow_unlink(struct tm_lb *lb, struct tm_lflow *f)
+{
+	lockdep_assert_held(&lb->flock);
+	hlist_del_rcu(&f->node);
+	if (f->halfopen) {
+		list_del(&f->svc_lru);
+		list_del(&f->ns_lru);
+	}
+	f->dead = 1;
+	atomic_dec(&f->svc->nflows);
+	lb->nflows--;
+	kfree_rcu(f, rcu);
+}
+
 /*
- * Remember a flow in @state (with @server for STEER); NULL when the
- * service holds max_flows (counted) or out of memory.  A flow another CPU
- * added meanwhile is returned instead.
+ * Make room for one more flow of @svc by evicting the oldest half-open
+ * flow of the service (@ns false) or of the namespace (@ns true), under
+ * tm_lb.flock: a flood of SYNs that are never answered replaces its own
+ * flows, never a flow whose server is known.  False: none to evict.
+ */
+static bool tm_lflow_evict(struct tm_lb *lb, struct tm_lb_svc *svc, bool ns)
+{
+	struct tm_lflow *f;
+
+	if (ns)
+		f = list_first_entry_or_null(&lb->halfopen, struct tm_lflow,
+					     ns_lru);
+	else
+		f = list_first_entry_or_null(&svc->halfopen, struct tm_lflow,
+					     svc_lru);
+	if (!f)
+		return false;
+	tm_lb_count(f->svc, TM_LBC_EVICTED);
+	tm_lflow_unlink(lb, f);
+	return true;
+}
+
+/*
+ * Remember a flow of @svc in @state (HUNT or RECOVER), hunting with the
+ * table @tgen; NULL when no room (counted) or out of memory.  The flow is
+ * charged to the service's creator.  When the service holds max_flows, or
+ * the namespace tm_lb_max_flows, the oldest half-open flow gives its place
+ * (counted "evicted"); with none, the flow is not remembered ("full", or
+ * "ns-full").  A flow another CPU added meanwhile is returned instead.
  */
 struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 			      const struct in6_addr *client, __be16 cport,
-			      __be16 vport, u8 state,
-			      const struct in6_addr *server)
+			      __be16 vport, u8 state, u32 tgen)
 {
-	struct hlist_head *flows, *head;
+	u32 max = READ_ONCE(svc->max_flows);
 	struct tm_lflow *f, *old;
+	struct tm_lflows *flows;
+	struct hlist_head *head;
 
-	if (atomic_inc_return(&svc->nflows) > READ_ONCE(svc->max_flows)) {
-		atomic_dec(&svc->nflows);
+	/* Unlocked: no allocation per packet of a flood that cannot fit. */
+	if ((u32)atomic_read(&svc->nflows) >= max &&
+	    list_empty(&svc->halfopen)) {
 		tm_lb_count(svc, TM_LBC_FULL);
 		return NULL;
 	}
-	f = kzalloc(sizeof(*f), GFP_ATOMIC);
+	f = tm_zalloc_charged(sizeof(*f), svc->memcg);
 	if (!f) {
-		atomic_dec(&svc->nflows);
+		tm_lb_count(svc, TM_LBC_NS_FULL);
 		return NULL;
 	}
 	f->svc = svc;
@@ -160,28 +221,42 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 	f->cport = cport;
 	f->vport = vport;
 	f->state = state;
-	if (server)
-		f->server = *server;
+	f->tgen = tgen;
 	f->last = jiffies;
 	spin_lock_bh(&lb->flock);
 	flows = lb->flows;
-	if (!flows) {
-		spin_unlock_bh(&lb->flock);
-		atomic_dec(&svc->nflows);
-		kfree(f);
-		return NULL;
-	}
-	head = &flows[tm_lflow_bucket(lb, svc, client, cport, vport)];
+	if (!flows || svc->dead)
+		goto unlock;
+	head = &flows->b[tm_lflow_bucket(lb, svc, client, cport, vport)];
 	old = tm_lflow_lookup(head, svc, client, cport, vport);
 	if (old) {
 		spin_unlock_bh(&lb->flock);
-		atomic_dec(&svc->nflows);
 		kfree(f);
 		return old;
 	}
+	if ((u32)atomic_read(&svc->nflows) >= max &&
+	    !tm_lflow_evict(lb, svc, false)) {
+		tm_lb_count(svc, TM_LBC_FULL);
+		goto unlock;
+	}
+	if (lb->nflows >= READ_ONCE(tm_lb_max_flows) &&
+	    !tm_lflow_evict(lb, svc, true)) {
+		tm_lb_count(svc, TM_LBC_NS_FULL);
+		goto unlock;
+	}
+	atomic_inc(&svc->nflows);
+	lb->nflows++;
+	f->halfopen = 1;
+	list_add_tail(&f->svc_lru, &svc->halfopen);
+	list_add_tail(&f->ns_lru, &lb->halfopen);
 	hlist_add_head_rcu(&f->node, head);
 	spin_unlock_bh(&lb->flock);
 	return f;
+
+unlock:
+	spin_unlock_bh(&lb->flock);
+	kfree(f);
+	return NULL;
 }
 
 /* A packet of @f went by. */
@@ -194,44 +269,103 @@ void tm_lflow_seen(struct tm_lflow *f)
 		WRITE_ONCE(f->last, now);
 }
 
-/* The server of @f is @server: it reported the flow. */
-void tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
+/*
+ * Would the load balancer send the connection client:cport -> VIP:vport
+ * to @server?  One of the candidates of its row; or, for a flow that
+ * hunted with a table older than the current one (@tgen, 0: none), one of
+ * the backends.  Under the RCU read lock.
+ */
+bool tm_lb_candidate(const struct tm_lb_svc *svc,
+		     const struct in6_addr *client, __be16 cport,
+		     __be16 vport, const struct in6_addr *server, u32 tgen)
+{
+	const struct tm_lb_tab *tab = rcu_dereference(svc->tab);
+	const u16 *row;
+	u32 i;
+
+	if (!tab)
+		return false;
+	row = tm_maglev_row(tab->rows, tab->size, tab->k,
+			    tm_lb_flow_hash(client, &svc->vip, cport, vport));
+	for (i = 0; i < tab->k; i++)
+		if (row[i] != TM_MAGLEV_NONE &&
+		    ipv6_addr_equal(&tab->sids[row[i]], server))
+			return true;
+	if (!tgen || tab->gen == tgen)
+		return false;
+	for (i = 0; i < tab->n; i++)
+		if (ipv6_addr_equal(&tab->sids[i], server))
+			return true;
+	return false;
+}
+
+/*
+ * The server of @f is @server: it reported the flow.  False when @f is
+ * gone, or knows another server (the report is refused).
+ */
+bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		    const struct in6_addr *server)
 {
+	bool ok = true;
+
 	spin_lock_bh(&lb->flock);
-	if (f->state == TM_LB_FLOW_HUNT || f->state == TM_LB_FLOW_RECOVER) {
+	if (f->dead) {
+		ok = false;
+	} else if (f->state == TM_LB_FLOW_HUNT ||
+		   f->state == TM_LB_FLOW_RECOVER) {
 		f->server = *server;
 		/* Readers that see STEER see the server. */
 		smp_store_release(&f->state, TM_LB_FLOW_STEER);
 		tm_lb_count(f->svc, TM_LBC_LEARNED);
+	} else {
+		ok = ipv6_addr_equal(&f->server, server);
+	}
+	spin_unlock_bh(&lb->flock);
+	return ok;
+}
+
+/*
+ * A FIN or RST of @f went by: the shorter FIN timeout.  Only from STEER,
+ * without the lock: a half-open flow stays on its lists, and nothing else
+ * changes a STEER flow's state.
+ */
+void tm_lflow_closing(struct tm_lflow *f)
+{
+	if (READ_ONCE(f->state) == TM_LB_FLOW_STEER)
+		WRITE_ONCE(f->state, TM_LB_FLOW_CLOSING);
+}
+
+/*
+ * A client's packet other than a SYN went to the server of @f: the
+ * handshake is done, @f is no longer half-open (evictable, the SYN
+ * timeout).  A SYN flood from spoofed sources never gets here.
+ */
+void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f)
+{
+	if (!READ_ONCE(f->halfopen))
+		return;
+	spin_lock_bh(&lb->flock);
+	if (f->halfopen && !f->dead) {
+		list_del(&f->svc_lru);
+		list_del(&f->ns_lru);
+		WRITE_ONCE(f->halfopen, 0);
 	}
 	spin_unlock_bh(&lb->flock);
 }
 
-static void tm_lflow_unlink(struct tm_lflow *f)
-{
-	hlist_del_rcu(&f->node);
-	atomic_dec(&f->svc->nflows);
-	kfree_rcu(f, rcu);
-}
-
+/* Under tm_lb.flock. */
 static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
 {
 	const struct tm_lb_svc *svc = f->svc;
 	unsigned long idle = now - READ_ONCE(f->last);
 	u32 timeout;
 
-	switch (READ_ONCE(f->state)) {
-	case TM_LB_FLOW_HUNT:
-	case TM_LB_FLOW_RECOVER:
-		timeout = READ_ONCE(svc->syn);
-		break;
-	case TM_LB_FLOW_CLOSING:
+	if (READ_ONCE(f->state) == TM_LB_FLOW_CLOSING)
 		timeout = READ_ONCE(svc->fin);
-		break;
-	default:
+	else if (f->halfopen)
+		timeout = READ_ONCE(svc->syn);
+	else
 		timeout = READ_ONCE(svc->idle);
-	}
 	return idle >= (unsigned long)timeout * HZ;
 }
 
@@ -239,21 +373,22 @@ static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
 static void tm_lflow_sweep(struct tm_lb *lb, struct tm_lb_svc *svc,
 			   bool expired)
 {
+	struct tm_lflows *flows = lb->flows;
 	unsigned long now = jiffies;
 	struct hlist_node *tmp;
 	struct tm_lflow *f;
 	unsigned int i;
 
-	if (!lb->flows)
+	if (!flows)
 		return;
 	for (i = 0; i < TM_LFLOW_BUCKETS; i++) {
 		if (!(i & 4095))
 			cond_resched();
-		if (hlist_empty(&lb->flows[i]))
+		if (hlist_empty(&flows->b[i]))
 			continue;
 		/* One bucket at a time: packets wait a bucket, not a sweep. */
 		spin_lock_bh(&lb->flock);
-		hlist_for_each_entry_safe(f, tmp, &lb->flows[i], node) {
+		hlist_for_each_entry_safe(f, tmp, &flows->b[i], node) {
 			if (svc && f->svc != svc)
 				continue;
 			if (expired) {
@@ -261,7 +396,7 @@ static void tm_lflow_sweep(struct tm_lb *lb, struct tm_lb_svc *svc,
 					continue;
 				tm_lb_count(f->svc, TM_LBC_EXPIRED);
 			}
-			tm_lflow_unlink(f);
+			tm_lflow_unlink(lb, f);
 		}
 		spin_unlock_bh(&lb->flock);
 	}
@@ -285,16 +420,15 @@ static void tm_lflow_gc(struct work_struct *work)
 static int tm_lb_hook(struct net *net, struct tm_lb *lb,
 		      struct netlink_ext_ack *extack)
 {
-	struct hlist_head *flows;
+	struct tm_lflows *flows;
 	unsigned int i;
 	int err;
 
-	flows = kvmalloc_array(TM_LFLOW_BUCKETS, sizeof(*flows),
-			       GFP_KERNEL_ACCOUNT);
+	flows = kvmalloc(sizeof(*flows), GFP_KERNEL_ACCOUNT);
 	if (!flows)
 		return -ENOMEM;
 	for (i = 0; i < TM_LFLOW_BUCKETS; i++)
-		INIT_HLIST_HEAD(&flows[i]);
+		INIT_HLIST_HEAD(&flows->b[i]);
 	lb->seed = get_random_u32();
 	WRITE_ONCE(lb->flows, flows);
 	lb->ops = (struct nf_hook_ops){
@@ -320,9 +454,14 @@ static int tm_lb_hook(struct net *net, struct tm_lb *lb,
 	return 0;
 }
 
+/*
+ * The last service is gone: every flow was forgotten.  Packets still in
+ * the hook may read the table: it is freed after a grace period, without
+ * waiting for one here.
+ */
 static void tm_lb_unhook(struct net *net, struct tm_lb *lb)
 {
-	struct hlist_head *flows = lb->flows;
+	struct tm_lflows *flows = lb->flows;
 
 	if (!lb->hooked)
 		return;
@@ -330,8 +469,7 @@ static void tm_lb_unhook(struct net *net, struct tm_lb *lb)
 	cancel_delayed_work_sync(&lb->gc);
 	tm_lflow_sweep(lb, NULL, false);
 	WRITE_ONCE(lb->flows, NULL);
-	synchronize_rcu();
-	kvfree(flows);
+	kvfree_rcu(flows, rcu);
 	lb->hooked = false;
 }
 
@@ -367,6 +505,7 @@ static void tm_lb_svc_free_rcu(struct rcu_head *head)
 	struct tm_lb_svc *svc = container_of(head, struct tm_lb_svc, rcu);
 
 	kvfree(rcu_dereference_protected(svc->tab, true));
+	tm_memcg_put(svc->memcg);
 	free_percpu(svc->stats);
 	kfree(svc->backends);
 	kfree(svc);
@@ -437,6 +576,8 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	svc->fin = cfg->fin;
 	svc->syn = cfg->syn;
 	atomic_set(&svc->nflows, 0);
+	INIT_LIST_HEAD(&svc->halfopen);
+	svc->memcg = tm_memcg_owner();
 	if (!lb->hooked) {
 		err = tm_lb_hook(net, lb, extack);
 		if (err) {
@@ -451,50 +592,62 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	return 0;
 }
 
-/* Unlink @svc and forget its flows; the namespace's reference stays. */
-static void tm_lb_svc_unlink(struct net *net, struct tm_net *tn,
-			     struct tm_lb_svc *svc)
+/*
+ * Unlink @svc (but from tm_lb.svcs, the caller's): no report finds it, and
+ * no new flow of it is remembered (tm_lflow_add() checks @dead under the
+ * lock).  Its flows are the caller's to forget; the namespace's reference
+ * stays.
+ */
+static void tm_lb_svc_unlink(struct tm_net *tn, struct tm_lb_svc *svc)
 {
 	struct tm_lb *lb = &tn->lb;
 
-	list_del(&svc->list);
 	hlist_del_rcu(&svc->sid_node);
 	lb->nsvcs--;
-	/* No report can find it now, and no rule names it: no new flow. */
-	synchronize_rcu();
-	tm_lflow_sweep(lb, svc, false);
-	if (!lb->nsvcs)
-		tm_lb_unhook(net, lb);
+	spin_lock_bh(&lb->flock);
+	svc->dead = true;
+	spin_unlock_bh(&lb->flock);
 }
 
 /*
  * Delete @svc unless a rule names it.  The caller then drops the
- * namespace's reference with tm_lb_svc_put(), once done with it.
+ * namespace's reference with tm_lb_svc_put(), once done with it.  A rule
+ * drops its reference when it is unpublished (tm_krule_free()), not after
+ * the grace period: no wait here.
  */
 int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
 		  struct netlink_ext_ack *extack)
 {
 	lockdep_assert_held(&tn->lock);
 	if (refcount_read(&svc->ref) > 1) {
-		/* Rules deleted a moment ago are freed by RCU callbacks. */
-		rcu_barrier();
-		if (refcount_read(&svc->ref) > 1) {
-			NL_SET_ERR_MSG(extack,
-				       "The service is in use by a rule (lb action)");
-			return -EBUSY;
-		}
+		NL_SET_ERR_MSG(extack,
+			       "The service is in use by a rule (lb action)");
+		return -EBUSY;
 	}
-	tm_lb_svc_unlink(net, tn, svc);
+	list_del(&svc->list);
+	tm_lb_svc_unlink(tn, svc);
+	if (tn->lb.nsvcs)
+		tm_lflow_sweep(&tn->lb, svc, false);
+	else
+		tm_lb_unhook(net, &tn->lb);
 	return 0;
 }
 
-/* Namespace exit or module unload: the tables are gone already. */
+/*
+ * Namespace exit or module unload: the tables are gone already.  One
+ * sweep and no grace period waited for, however many services.
+ */
 void tm_lb_flush(struct net *net, struct tm_net *tn)
 {
 	struct tm_lb_svc *svc, *tmp;
+	LIST_HEAD(gone);
 
-	list_for_each_entry_safe(svc, tmp, &tn->lb.svcs, list) {
-		tm_lb_svc_unlink(net, tn, svc);
+	list_splice_init(&tn->lb.svcs, &gone);
+	list_for_each_entry(svc, &gone, list)
+		tm_lb_svc_unlink(tn, svc);
+	tm_lb_unhook(net, &tn->lb);
+	list_for_each_entry_safe(svc, tmp, &gone, list) {
+		list_del(&svc->list);
 		tm_lb_svc_put(svc);
 	}
 }
@@ -530,6 +683,7 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 		return -ENOMEM;
 	}
 	tab->n = n;
+	tab->gen = svc->tab_gen + 1;
 	tab->k = svc->k;
 	tab->size = svc->size;
 	tab->sids = (struct in6_addr *)(tab + 1);
@@ -571,6 +725,7 @@ static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
 		return err;
 	}
 	old = rcu_dereference_protected(svc->tab, true);
+	svc->tab_gen++;
 	rcu_assign_pointer(svc->tab, tab);
 	if (old)
 		kvfree_rcu(old, rcu);

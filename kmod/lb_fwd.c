@@ -18,7 +18,10 @@
  *     that knows the connection takes it: the load balancer restarted, or
  *     another one saw the connection start; the last candidate takes it
  *     anyway, and its TCP resets a connection it does not know).  The flow
- *     is remembered, in HUNT or RECOVER, for the SYN timeout.
+ *     is remembered, in HUNT or RECOVER, half-open: it lives the SYN
+ *     timeout and is the first evicted when the flows are full, until a
+ *     packet of the client goes to its server once known (the handshake
+ *     done; a SYN flood from spoofed sources never sends one).
  *
  * The destination is then the first segment, routed here (the kernel's
  * own input route, with the SRH's length added to the packet's): a packet
@@ -30,8 +33,14 @@
  * A report is a server's reply with an SRH [client, server SID, LB SID]
  * tagged REPORT, to the service's LB SID: the load balancer learns the
  * flow's server (STEER), removes the SRH and forwards the reply to the
- * client.  Any other packet with an SRH sent to a service's LB SID is
- * dropped and counted malformed; one without an SRH is routed as usual.
+ * client.  It is taken only for a flow the load balancer remembers
+ * (hunting, or steered to that same server), naming one of the candidates
+ * of the flow's row (any backend if the backends changed since it hunted);
+ * a report never creates a flow.  Any other is refused (counted): dropped,
+ * but for a flow not remembered (the table was full, or flushed) whose
+ * server is a candidate, which is forwarded without learning anything.
+ * Any other packet with an SRH sent to a service's LB SID is dropped and
+ * counted malformed; one without an SRH is routed as usual.
  */
 #include <linux/icmpv6.h>
 #include <linux/ipv6.h>
@@ -109,8 +118,10 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	if (f && (fstate == TM_LB_FLOW_STEER || fstate == TM_LB_FLOW_CLOSING)) {
 		segs[n++] = f->server;
 		tag = TM_SRLB_TAG_STEER;
-		if ((th->fin || th->rst) && fstate == TM_LB_FLOW_STEER)
-			WRITE_ONCE(f->state, TM_LB_FLOW_CLOSING);
+		if (th->fin || th->rst)
+			tm_lflow_closing(f);
+		else if (!th->syn)
+			tm_lflow_confirm(lb, f);
 		tm_lb_count(svc, TM_LBC_STEERED);
 	} else {
 		const u16 *row;
@@ -137,7 +148,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 					 th->dest,
 					 tag == TM_SRLB_TAG_CONNECT ?
 					 TM_LB_FLOW_HUNT : TM_LB_FLOW_RECOVER,
-					 NULL);
+					 tab->gen);
 	}
 	if (f)
 		tm_lflow_seen(f);
@@ -196,15 +207,27 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	client = srh->segments[0];
 	server = srh->segments[1];
 
+	/*
+	 * Only for a flow it hunted or steers, naming a server it could have
+	 * sent the flow to: an off-path sender that guesses a 5-tuple cannot
+	 * plant a flow, nor steer one to a server of its own.
+	 */
 	f = tm_lflow_find(lb, svc, &client, th->dest, th->source);
-	if (!f)
-		f = tm_lflow_add(lb, svc, &client, th->dest, th->source,
-				 TM_LB_FLOW_RECOVER, NULL);
-	if (f) {
-		tm_lflow_learn(lb, f, &server);
+	if (!f) {
+		/* Not remembered (full, flushed): passed on, nothing learned. */
+		tm_lb_count(svc, TM_LBC_REFUSED);
+		if (!tm_lb_candidate(svc, &client, th->dest, th->source,
+				     &server, 0))
+			return NF_DROP;
+	} else if (tm_lb_candidate(svc, &client, th->dest, th->source,
+				   &server, f->tgen) &&
+		   tm_lflow_learn(lb, f, &server)) {
 		if (th->fin || th->rst)
-			WRITE_ONCE(f->state, TM_LB_FLOW_CLOSING);
+			tm_lflow_closing(f);
 		tm_lflow_seen(f);
+	} else {
+		tm_lb_count(svc, TM_LBC_REFUSED);
+		return NF_DROP;
 	}
 	tm_lb_count(svc, TM_LBC_REPORTS);
 	if (tm_srh_pop(skb, srhlen, &client)) {

@@ -26,6 +26,9 @@ static const u8 tm_lbc_attr[TM_LBC_MAX] = {
 	[TM_LBC_DROPPED] = TM_A_LB_DROPPED,
 	[TM_LBC_TOO_BIG] = TM_A_LB_TOO_BIG,
 	[TM_LBC_MALFORMED] = TM_A_LB_MALFORMED,
+	[TM_LBC_REFUSED] = TM_A_LB_REFUSED,
+	[TM_LBC_EVICTED] = TM_A_LB_EVICTED,
+	[TM_LBC_NS_FULL] = TM_A_LB_NS_FULL,
 };
 
 #define TM_LB_SVC_MSG_SIZE	(NLMSG_GOODSIZE + TM_LB_MAX_BACKENDS * \
@@ -408,7 +411,7 @@ int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	struct tm_net *tn = tm_net(sock_net(skb->sk));
 	const struct tm_lb_svc *only = NULL;
 	const struct nlattr *name;
-	struct hlist_head *flows;
+	struct tm_lflows *flows;
 	struct tm_lflow *f;
 	unsigned long b, i;
 	int err = 0;
@@ -430,7 +433,7 @@ int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	for (b = cb->args[0]; flows && b < TM_LFLOW_BUCKETS;
 	     b++, cb->args[1] = 0) {
 		i = 0;
-		hlist_for_each_entry_rcu(f, &flows[b], node) {
+		hlist_for_each_entry_rcu(f, &flows->b[b], node) {
 			if (only && f->svc != only)
 				continue;
 			if (i++ < cb->args[1])

@@ -65,13 +65,19 @@ static void tm_krule_free_rcu(struct rcu_head *head)
 	struct tm_krule *kr = container_of(head, struct tm_krule, rcu);
 
 	tm_cnt_put(kr->cnt);
-	if (kr->svc)
-		tm_lb_svc_put(kr->svc);
 	kfree(kr);
 }
 
+/*
+ * The service's reference goes now, so that deleting the service right
+ * after its last rule needs no rcu_barrier(): the service itself is freed
+ * after a grace period, and packets still holding @kr see it dead (no new
+ * flow).
+ */
 void tm_krule_free(struct tm_krule *kr)
 {
+	if (kr->svc)
+		tm_lb_svc_put(kr->svc);
 	call_rcu(&kr->rcu, tm_krule_free_rcu);
 }
 

@@ -238,6 +238,9 @@ enum tm_lbc {
 	TM_LBC_DROPPED,
 	TM_LBC_TOO_BIG,
 	TM_LBC_MALFORMED,
+	TM_LBC_REFUSED,
+	TM_LBC_EVICTED,
+	TM_LBC_NS_FULL,
 	TM_LBC_MAX
 };
 
@@ -261,10 +264,12 @@ struct tm_lb_backend {
  * @size: rows
  * @sids: the backends' SIDs, indexed by the rows
  * @rows: @size rows of @k indexes into @sids (TM_MAGLEV_NONE: none)
+ * @gen: which of the service's tables this is (tm_lb_svc.tab_gen)
  */
 struct tm_lb_tab {
 	struct rcu_head rcu;
 	u32 n, k, size;
+	u32 gen;
 	struct in6_addr *sids;
 	u16 *rows;
 };
@@ -284,7 +289,11 @@ struct tm_lb_tab {
  * @idle, @fin, @syn: timeouts, seconds
  * @backends, @nbackends: configuration (writers)
  * @tab: the published table, NULL without backends
- * @nflows: flows it remembers now
+ * @nflows: flows it remembers now (changed under tm_lb.flock)
+ * @halfopen: its flows with no server yet, oldest first (tm_lb.flock)
+ * @dead: unlinked: no new flow (tm_lb.flock)
+ * @tab_gen: tables built so far (writers)
+ * @memcg: the memory cgroup its flows are charged to (its creator's)
  * @stats: per-CPU counters
  */
 struct tm_lb_svc {
@@ -305,6 +314,10 @@ struct tm_lb_svc {
 	u32 nbackends;
 	struct tm_lb_tab __rcu *tab;
 	atomic_t nflows;
+	struct list_head halfopen;
+	bool dead;
+	u32 tab_gen;
+	struct mem_cgroup *memcg;
 	struct tm_lb_stats __percpu *stats;
 };
 
@@ -315,8 +328,14 @@ struct tm_lb_svc {
  * @svc: its service
  * @client, @cport, @vport: the client's side; the VIP is the service's
  * @state: enum tm_lb_flow_state
+ * @dead: unlinked (under tm_lb.flock): a report found it too late
+ * @halfopen: on @svc_lru and @ns_lru (under tm_lb.flock): no server yet,
+ *	or no packet of the client since (the handshake not done)
+ * @tgen: the tm_lb_tab.gen it hunted with
  * @server: the accepting server's SID, set once (before @state becomes
  *	STEER, under tm_lb.flock)
+ * @svc_lru, @ns_lru: while @halfopen, in tm_lb_svc.halfopen and
+ *	tm_lb.halfopen, oldest first: the first evicted (tm_lb.flock)
  * @last: jiffies of its last packet
  */
 struct tm_lflow {
@@ -326,11 +345,21 @@ struct tm_lflow {
 	struct in6_addr client;
 	__be16 cport, vport;
 	u8 state;
+	u8 dead;
+	u8 halfopen;
+	u32 tgen;
 	struct in6_addr server;
+	struct list_head svc_lru, ns_lru;
 	unsigned long last;
 };
 
 #define TM_LFLOW_BUCKETS	BIT(16)
+
+/* The flow table: freed by RCU, after the hook that reads it is gone. */
+struct tm_lflows {
+	struct rcu_head rcu;
+	struct hlist_head b[TM_LFLOW_BUCKETS];
+};
 
 /* The load-balancer side of SRv6 load balancing in a namespace (lb.c). */
 struct tm_lb {
@@ -340,7 +369,9 @@ struct tm_lb {
 	bool hooked;
 	struct nf_hook_ops ops;		/* the reports, lb_fwd.c */
 	spinlock_t flock;		/* the flows */
-	struct hlist_head *flows;	/* TM_LFLOW_BUCKETS, with the hook */
+	struct tm_lflows *flows;	/* with the hook */
+	struct list_head halfopen;	/* flows with no server, oldest first */
+	u32 nflows;			/* every service's, under flock */
 	u32 seed;
 	struct delayed_work gc;
 };
@@ -622,11 +653,15 @@ struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
 			       __be16 vport);
 struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 			      const struct in6_addr *client, __be16 cport,
-			      __be16 vport, u8 state,
-			      const struct in6_addr *server);
+			      __be16 vport, u8 state, u32 tgen);
 void tm_lflow_seen(struct tm_lflow *f);
-void tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
+bool tm_lb_candidate(const struct tm_lb_svc *svc,
+		     const struct in6_addr *client, __be16 cport,
+		     __be16 vport, const struct in6_addr *server, u32 tgen);
+bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		    const struct in6_addr *server);
+void tm_lflow_closing(struct tm_lflow *f);
+void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f);
 void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc);
 
 /* lb_fwd.c: the load balancer's packet path */

@@ -92,6 +92,9 @@ static const struct {
 	{ "dropped", TM_A_LB_DROPPED },
 	{ "too-big", TM_A_LB_TOO_BIG },
 	{ "malformed", TM_A_LB_MALFORMED },
+	{ "refused", TM_A_LB_REFUSED },
+	{ "evicted", TM_A_LB_EVICTED },
+	{ "ns-full", TM_A_LB_NS_FULL },
 };
 
 struct tm_lb_service_req {
@@ -336,7 +339,7 @@ static void tm_lb_backend_object(const struct nlattr **bt)
  *	service NAME vip ADDR tcp port PORT sid LBSID choices K table-size N
  *		max-flows N idle-timeout S fin-timeout S syn-timeout S
  *		backend SID weight W		(one per backend)
- *		flows N hunts N ... malformed N	(unless -s)
+ *		flows N hunts N ... ns-full N	(unless -s)
  */
 static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 {

@@ -207,7 +207,8 @@
  *	Delete TM_A_LB_NAME and its flows; EBUSY while a rule names it.
  * TM_CMD_LB_SERVICE_GET (do, dump, admin)
  *	The service, or every service: its configuration, TM_A_LB_BACKENDS,
- *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED.
+ *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED,
+ *	TM_A_LB_REFUSED, TM_A_LB_EVICTED and TM_A_LB_NS_FULL.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
  *	with TM_A_LB_BACKEND_WEIGHT (1..TM_LB_WEIGHT_MAX, default 1;
@@ -546,6 +547,13 @@ enum tm_attr {
 	TM_A_LB_FLOW_STATE,	/* u8: enum tm_lb_flow_state */
 	TM_A_LB_FLOW_SERVER,	/* binary: 16 bytes, the accepting server */
 	TM_A_LB_FLOW_IDLE,	/* u32: milliseconds since its last packet */
+	TM_A_LB_REFUSED,	/* u64: reports refused (no flow hunted or
+				 * steered, or not a candidate server)
+				 */
+	TM_A_LB_EVICTED,	/* u64: half-open flows evicted for room */
+	TM_A_LB_NS_FULL,	/* u64: flows not remembered, the namespace's
+				 * limit (or its memory cgroup's) reached
+				 */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
