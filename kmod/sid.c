@@ -145,7 +145,12 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 	spin_lock_init(&f->lock);
 	spin_lock_bh(&s->flock);
 	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
-	if (!flows || s->nflows >= TM_SID_MAX_FLOWS) {
+	/*
+	 * The hook may have found @sid just before it was unbound: once
+	 * tm_sid_del() marked it dead (under this lock, before it swept),
+	 * nothing may point to it any more.
+	 */
+	if (!flows || sid->dead || s->nflows >= TM_SID_MAX_FLOWS) {
 		spin_unlock_bh(&s->flock);
 		kfree(f);
 		return NULL;
@@ -204,32 +209,53 @@ static void tm_sflow_unlink(struct tm_sids *s, struct tm_sflow *f)
 	kfree_rcu(f, rcu);
 }
 
-/* Forget the connections of @sid (NULL: all, and those expired only). */
-static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
+/*
+ * Forget the connections in bucket @b that @sid (NULL: any) accepted, only
+ * the expired ones when @expired; the caller holds flock.
+ */
+static void tm_sflow_sweep_bucket(struct tm_sids *s, struct hlist_head *b,
+				  struct tm_sid *sid, bool expired)
 {
 	unsigned long now = jiffies;
-	struct hlist_head *flows;
 	struct hlist_node *tmp;
 	struct tm_sflow *f;
+
+	hlist_for_each_entry_safe(f, tmp, b, node) {
+		unsigned long idle = now - READ_ONCE(f->last);
+
+		if (sid && f->sid != sid)
+			continue;
+		if (expired &&
+		    idle < (test_bit(TM_SFLOW_CLOSING, &f->flags) ?
+			    TM_SFLOW_CLOSE_TIMEOUT : TM_SFLOW_IDLE_TIMEOUT))
+			continue;
+		tm_sflow_unlink(s, f);
+	}
+}
+
+/*
+ * Forget the connections of @sid (NULL: all, and those expired only), in
+ * process context: one bucket at a time under flock, the CPU given up
+ * between buckets, so that a full table stalls neither the packet path
+ * nor the CPU.
+ */
+static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
+{
+	struct hlist_head *flows;
 	unsigned int i;
 
-	spin_lock_bh(&s->flock);
-	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
-	for (i = 0; flows && i < TM_SFLOW_BUCKETS; i++) {
-		hlist_for_each_entry_safe(f, tmp, &flows[i], node) {
-			unsigned long idle = now - READ_ONCE(f->last);
-
-			if (sid && f->sid != sid)
-				continue;
-			if (expired &&
-			    idle < (test_bit(TM_SFLOW_CLOSING, &f->flags) ?
-				    TM_SFLOW_CLOSE_TIMEOUT :
-				    TM_SFLOW_IDLE_TIMEOUT))
-				continue;
-			tm_sflow_unlink(s, f);
-		}
+	for (i = 0; i < TM_SFLOW_BUCKETS; i++) {
+		spin_lock_bh(&s->flock);
+		flows = rcu_dereference_protected(s->flows,
+						  lockdep_is_held(&s->flock));
+		if (flows)
+			tm_sflow_sweep_bucket(s, &flows[i], sid, expired);
+		spin_unlock_bh(&s->flock);
+		if (!flows)
+			return;
+		if (!(i % 64))
+			cond_resched();
 	}
-	spin_unlock_bh(&s->flock);
 }
 
 static void tm_sflow_gc(struct work_struct *work)
@@ -286,18 +312,29 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 	return 0;
 }
 
-/* The last SID went: no hook, no connections. */
+/*
+ * The last SID went: no hook, no connections.  The hooks may still run
+ * for a grace period after nf_unregister_net_hooks(), so the table is
+ * detached first, under flock: tm_sflow_add() then finds no table and
+ * adds nothing, and the flows in the detached table are all there is to
+ * free.
+ */
 static void tm_sids_unhook(struct net *net, struct tm_sids *s)
 {
 	struct hlist_head *flows;
+	unsigned int i;
 
 	if (!s->hooked)
 		return;
 	nf_unregister_net_hooks(net, s->ops, ARRAY_SIZE(s->ops));
 	cancel_delayed_work_sync(&s->gc);
-	tm_sflow_sweep(s, NULL, false);
-	flows = rcu_dereference_protected(s->flows, true);
+	spin_lock_bh(&s->flock);
+	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
 	RCU_INIT_POINTER(s->flows, NULL);
+	for (i = 0; i < TM_SFLOW_BUCKETS; i++)
+		tm_sflow_sweep_bucket(s, &flows[i], NULL, false);
+	WARN_ON_ONCE(s->nflows);
+	spin_unlock_bh(&s->flock);
 	synchronize_rcu();
 	kvfree(flows);
 	s->hooked = false;
@@ -375,6 +412,14 @@ void tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid)
 	lockdep_assert_held(&tn->lock);
 	hlist_del_rcu(&sid->node);
 	s->n--;
+	/*
+	 * A SYN that found @sid before hlist_del_rcu() may still be on its
+	 * way to tm_sflow_add(): dead, under flock, it adds nothing once
+	 * the sweep below has begun, so no connection outlives @sid.
+	 */
+	spin_lock_bh(&s->flock);
+	sid->dead = true;
+	spin_unlock_bh(&s->flock);
 	tm_sflow_sweep(s, sid, false);
 	if (!s->n)
 		tm_sids_unhook(net, s);

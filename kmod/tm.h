@@ -171,6 +171,8 @@ struct tm_sid_stats {
  * @conns: connections it accepted that have not closed
  * @load: the load the application last reported
  * @stats: per-CPU counters
+ * @dead: unbound; no connection may be added (set and read under
+ *	tm_sids.flock)
  */
 struct tm_sid {
 	struct hlist_node node;
@@ -181,6 +183,7 @@ struct tm_sid {
 	u32 load;
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
+	bool dead;
 };
 
 /**
