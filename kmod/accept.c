@@ -151,7 +151,7 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	f = tm_sflow_find(s, &ip6h->saddr, &vip, th->source, th->dest);
 	if (f) {
 		tm_sflow_seen(f, th->fin || th->rst);
-		tm_sflow_lb(f, tag, &lb);
+		tm_sflow_lb(state->net, f, tag, &lb, th);
 		tm_sid_count(sid, TM_SIDC_STEERED);
 	} else if (th->syn && !th->ack && tag != TM_SRLB_TAG_RECOVER &&
 		   tag != TM_SRLB_TAG_STEER) {
@@ -163,10 +163,8 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 		}
 		tm_sid_count(sid, ok ? TM_SIDC_ACCEPTED : TM_SIDC_FORCED);
 		/* Without room to remember it, it is still this server's. */
-		f = tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source,
-				 th->dest);
-		if (f)
-			tm_sflow_lb(f, tag, &lb);
+		tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source, th->dest,
+			     tag, &lb, skb->dev ? skb->dev->ifindex : 0);
 	} else {
 		tm_sid_count(sid, TM_SIDC_UNKNOWN);
 		if (!last)

@@ -14,8 +14,8 @@ takes what a policy would pass on), tag --tag (0x5201 CONNECT by default;
 0 is "no load balancer"), then TCP from the source port to --port with a
 valid checksum (over the VIP, the final destination).
 
-flood: SYNs from --flows (client address, port) pairs, addresses PREFIX:N
-(N in hex, 1..256) and ports from 10000 on, sent round and round for
+flood: SYNs from --flows (client address, port) pairs, addresses PREFIXN
+(PREFIX ends with "::", N in hex, 1..256) and ports from 10000 on, sent round and round for
 --time seconds.  Prints how many were sent.
 send: --count copies of one segment with the TCP flags --flags (e.g.
 "S", "A", "R", "F", "FA", "RA", "PA"), sequence --seq, ack --ack.
@@ -88,7 +88,7 @@ def main():
 
     pkts = []
     for i in range(a.flows):
-        src = addr("%s:%x" % (a.src.rstrip(":"), i % 256 + 1))
+        src = addr("%s%x" % (a.src, i % 256 + 1))
         pkts.append(packet(src, sid, vip, lb, a.tag, 10000 + i // 256,
                            a.port, FLAGS["S"], 1000 + i, 0))
     sent = 0
