@@ -173,7 +173,7 @@ test_half_open()
 		--time 4 >"$TMP/sent" &
 	LONG_PID+=($!)
 	sleep 1
-	out=$(connect)
+	out=$(connect "$PORT")
 	expect_eq "a connection during the flood" "${out//$'\n'/\\n}" 's1\nhello'
 	wait "${LONG_PID[-1]}"
 	log_info "$(cat "$TMP/sent") SYNs sent, $(conns) connections counted"
