@@ -25,7 +25,7 @@
 source "$(dirname "$0")/lib.sh"
 
 require_root
-require_cmd ip socat python3 timeout
+require_cmd ip socat python3 timeout nft
 require_module
 
 DURATION=${DURATION:-12}
@@ -35,8 +35,8 @@ SID_A=fc00:1::100
 SID_B=fc00:1::200
 PORT=8080
 
-client='' srv=''
-setup_ns client srv || exit "$ksft_fail"
+client='' srv='' keep=''
+setup_ns client srv keep || exit "$ksft_fail"
 veth_pair "$client" "$srv" || exit "$ksft_fail"
 
 TMP=$(mktemp -d)
@@ -64,6 +64,18 @@ ip -n "$srv" addr add "$VIP/128" dev lo nodad &&
 		dev veth2 &&
 	ip -n "$client" -6 route add fc00:1::/64 via fd00:1::2 ||
 	exit "$ksft_fail"
+# IPv6 LOCAL_IN and LOCAL_OUT hooks in a namespace of their own, kept all
+# along, so that the module's hooks coming and going (second phase) do not
+# flip the kernel's global nf_hooks_needed static keys: on 6.12 under TCG
+# that text patching, under a flood through seg6_local_input(), ended in
+# "Oops: int3" at its NF_HOOK site.  The module's own unhook path runs all
+# the same.
+ip netns exec "$keep" nft -f - <<EOF || exit "$ksft_fail"
+table ip6 keep {
+	chain in { type filter hook input priority 0; }
+	chain out { type filter hook output priority 0; }
+}
+EOF
 ip netns exec "$srv" socat "TCP6-LISTEN:$PORT,bind=[$VIP],fork,reuseaddr" \
 	SYSTEM:"cat" 2>/dev/null &
 PIDS+=($!)
