@@ -52,15 +52,25 @@
 
 #include "tm.h"
 
-/* The accept queue of the VIP's listener is shorter than @threshold. */
+/*
+ * The accept queue of the VIP's listener is shorter than @threshold.
+ *
+ * A reuseport group's BPF program picks the listener as for the SYN the
+ * stack will see: reuseport_select_sock() pulls @doff bytes so that the
+ * program finds skb->data at the TCP payload, as in tcp_v6_rcv(), where
+ * skb->data is at the TCP header.  Here it is at the IPv6 header, so
+ * @doff spans the IPv6 header, the SRH and the TCP header.  The pull may
+ * move the head: the caller reloads its header pointers.
+ */
 static bool tm_backlog_ok(struct net *net, struct sk_buff *skb,
 			  const struct in6_addr *vip, const struct tcphdr *th,
 			  u32 threshold)
 {
+	unsigned int doff = (const u8 *)th - skb->data + __tcp_hdrlen(th);
 	struct sock *sk;
 
 	sk = inet6_lookup_listener(net, net->ipv4.tcp_death_row.hashinfo, skb,
-				   __tcp_hdrlen(th), &ipv6_hdr(skb)->saddr,
+				   doff, &ipv6_hdr(skb)->saddr,
 				   th->source, vip, ntohs(th->dest),
 				   skb->dev ? skb->dev->ifindex : 0, 0);
 	/* Nobody listens here: let a candidate that listens take it. */
@@ -151,11 +161,16 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	f = tm_sflow_find(s, &ip6h->saddr, &vip, th->source, th->dest);
 	if (f) {
 		tm_sflow_seen(f, th->fin || th->rst);
-		tm_sflow_lb(f, tag, &lb);
+		tm_sflow_lb(state->net, f, tag, &lb, th);
 		tm_sid_count(sid, TM_SIDC_STEERED);
 	} else if (th->syn && !th->ack && tag != TM_SRLB_TAG_RECOVER &&
 		   tag != TM_SRLB_TAG_STEER) {
+		unsigned int thoff = (const u8 *)th - skb_network_header(skb);
 		bool ok = tm_policy_ok(state->net, sid, skb, &vip, th);
+
+		/* A reuseport program may have moved the head. */
+		ip6h = ipv6_hdr(skb);
+		th = (const struct tcphdr *)(skb_network_header(skb) + thoff);
 
 		if (!ok && !last) {
 			tm_sid_count(sid, TM_SIDC_PASSED);
@@ -163,10 +178,8 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 		}
 		tm_sid_count(sid, ok ? TM_SIDC_ACCEPTED : TM_SIDC_FORCED);
 		/* Without room to remember it, it is still this server's. */
-		f = tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source,
-				 th->dest);
-		if (f)
-			tm_sflow_lb(f, tag, &lb);
+		tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source, th->dest,
+			     tag, &lb, skb->dev ? skb->dev->ifindex : 0);
 	} else {
 		tm_sid_count(sid, TM_SIDC_UNKNOWN);
 		if (!last)

@@ -14,8 +14,8 @@
  * the server, removes the SRH and forwards the reply to the client.  From
  * the first steered packet on, replies go straight to the client (direct
  * server return).  A FIN or RST of the server is reported too, whatever
- * the state, so that the load balancer ages the flow out early; it also
- * ends the connection's count towards the SID's policy.
+ * the state, so that the load balancer ages the flow out early; its FIN
+ * also ends the connection's count towards the SID's policy.
  *
  * A report must fit the path: a packet that would not (segmentation
  * offload, or longer than the route's MTU with the SRH) goes straight to
@@ -57,7 +57,14 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 	if (!f)
 		return NF_ACCEPT;
 	closing = th->fin || th->rst;
-	if (closing)
+	/*
+	 * The server's own FIN ends the connection; its RST may answer a
+	 * spoofed segment (e.g. a bad ACK to a SYN_RECV connection): the
+	 * aging asks the socket.
+	 */
+	if (th->fin)
+		tm_sflow_close(f);
+	else if (th->rst)
 		tm_sflow_seen(f, true);
 	if (!closing && !test_bit(TM_SFLOW_REPORT, &f->flags))
 		return NF_ACCEPT;

@@ -18,23 +18,30 @@
  *
  * SIDs: a small hash under RCU, changed under tm_net.lock.  Connections: a
  * hash of TM_SFLOW_BUCKETS, read under RCU by the hook, changed under
- * tm_sids.flock with BHs off (the hook adds them in softirq context).  A
- * connection counts towards its SID's conns until a FIN or RST of the
- * client goes by; it is forgotten TM_SFLOW_CLOSE_TIMEOUT later (so that
- * the last ACKs still find it), or after TM_SFLOW_IDLE_TIMEOUT without a
- * packet.  A delayed work ages them once a second while the hook is on.
+ * tm_sids.flock with BHs off (the hook adds them in softirq context),
+ * charged to the memory cgroup of whoever bound the first SID.  A
+ * connection counts towards its SID's conns while its TCP socket says it
+ * is open (tm_sflow_age(): a FIN or RST anyone can send proves nothing),
+ * or the server sent no FIN; it is forgotten TM_SFLOW_CLOSE_TIMEOUT after
+ * it closed (so that the last ACKs still find it), TM_SFLOW_SYN_TIMEOUT
+ * after its SYN when it never got established, or after
+ * TM_SFLOW_IDLE_TIMEOUT without a packet when its socket is gone.  A
+ * delayed work ages them once a second while the hook is on.
  */
 #include <linux/jhash.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
+#include <net/inet6_hashtables.h>
 #include <net/lwtunnel.h>
+#include <net/tcp.h>
 
 #include "tm.h"
 
 #define TM_SFLOW_IDLE_TIMEOUT	(60 * HZ)
 #define TM_SFLOW_CLOSE_TIMEOUT	(2 * HZ)
+#define TM_SFLOW_SYN_TIMEOUT	(3 * HZ)
 
 static u32 tm_sid_hash(const struct in6_addr *a)
 {
@@ -127,16 +134,22 @@ struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
 	return NULL;
 }
 
-/* A connection @sid accepted; NULL when out of memory or room. */
+/*
+ * A connection @sid accepted, from a SYN with SRH tag @tag from load
+ * balancer @lb; NULL when out of memory or room.  The SYN alone names the
+ * load balancer the replies report to (see tm_sflow_lb()).
+ */
 struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 			      const struct in6_addr *client,
 			      const struct in6_addr *vip, __be16 cport,
-			      __be16 vport)
+			      __be16 vport, u16 tag, const struct in6_addr *lb,
+			      int dif)
 {
 	struct hlist_head *flows;
 	struct tm_sflow *f;
 
-	f = kzalloc(sizeof(*f), GFP_ATOMIC);
+	/* Charged to whoever bound the namespace's first SID. */
+	f = tm_zalloc_charged(sizeof(*f), s->memcg);
 	if (!f)
 		return NULL;
 	f->client = *client;
@@ -144,11 +157,22 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 	f->cport = cport;
 	f->vport = vport;
 	f->sid = sid;
+	f->dif = dif;
 	f->last = jiffies;
+	f->born = f->last;
 	spin_lock_init(&f->lock);
+	if (tag == TM_SRLB_TAG_CONNECT) {
+		f->lb = *lb;
+		__set_bit(TM_SFLOW_REPORT, &f->flags);
+	}
 	spin_lock_bh(&s->flock);
 	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
-	if (!flows || s->nflows >= TM_SID_MAX_FLOWS) {
+	/*
+	 * The hook may have found @sid just before it was unbound: once
+	 * tm_sid_del() marked it dead (under this lock, before it swept),
+	 * nothing may point to it any more.
+	 */
+	if (!flows || sid->dead || s->nflows >= TM_SID_MAX_FLOWS) {
 		spin_unlock_bh(&s->flock);
 		kfree(f);
 		return NULL;
@@ -161,37 +185,110 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 	return f;
 }
 
-/* A packet of @f went by; a FIN or RST when @closing. */
-void tm_sflow_seen(struct tm_sflow *f, bool closing)
+/*
+ * A packet of @f went by.  A client's FIN or RST (@check) proves nothing,
+ * anyone can send one: the aging asks the connection's socket whether it
+ * really ended (tm_sflow_age()).
+ */
+void tm_sflow_seen(struct tm_sflow *f, bool check)
 {
 	unsigned long now = jiffies;
 
 	/* Not a store per packet: the line is shared by every CPU. */
 	if (READ_ONCE(f->last) != now)
 		WRITE_ONCE(f->last, now);
-	if (closing && !test_and_set_bit(TM_SFLOW_CLOSING, &f->flags))
+	if (check && !test_bit(TM_SFLOW_CHECK, &f->flags))
+		set_bit(TM_SFLOW_CHECK, &f->flags);
+}
+
+/* @f no longer counts towards its SID's conns. */
+void tm_sflow_close(struct tm_sflow *f)
+{
+	if (!test_and_set_bit(TM_SFLOW_CLOSING, &f->flags))
 		atomic_dec(&f->sid->conns);
 }
 
 /*
- * A packet of @f came with SRH tag @tag from load balancer @lb: a hunt
- * makes the replies report to @lb, a steer shows @lb knows the server.
+ * The TCP socket of @f (a reference: sock_gen_put()), NULL when there is
+ * none: the full socket, the request socket of a SYN_RECV connection or
+ * the TIME_WAIT one.  Under RCU.
  */
-void tm_sflow_lb(struct tm_sflow *f, u16 tag, const struct in6_addr *lb)
+static struct sock *tm_sflow_sock(struct net *net, const struct tm_sflow *f)
 {
+	return __inet6_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
+					  &f->client, f->cport, &f->vip,
+					  ntohs(f->vport), f->dif, 0);
+}
+
+/*
+ * @th, a client segment of @f, is acceptable to the server's socket: its
+ * sequence number within the receive window, its ACK of data sent.  An
+ * off-path sender does not know both.
+ */
+static bool tm_sflow_in_window(struct net *net, const struct tm_sflow *f,
+			       const struct tcphdr *th)
+{
+	u32 seq = ntohl(th->seq), ack = ntohl(th->ack_seq);
+	const struct tcp_sock *tp;
+	u32 rcv_nxt, wnd;
+	struct sock *sk;
+	bool ok = false;
+
+	if (!th->ack || th->syn || th->rst)
+		return false;
+	rcu_read_lock();
+	sk = tm_sflow_sock(net, f);
+	if (sk && sk_fullsock(sk) && sk->sk_state != TCP_CLOSE) {
+		tp = tcp_sk(sk);
+		rcv_nxt = READ_ONCE(tp->rcv_nxt);
+		wnd = max(READ_ONCE(tp->rcv_wnd), 1U);
+		ok = !before(seq, rcv_nxt - wnd) && !after(seq, rcv_nxt + wnd) &&
+		     !before(ack, READ_ONCE(tp->snd_una)) &&
+		     !after(ack, READ_ONCE(tp->snd_nxt));
+	}
+	if (sk)
+		sock_gen_put(sk);
+	rcu_read_unlock();
+	return ok;
+}
+
+/*
+ * A packet @th of the known connection @f came with SRH tag @tag from
+ * load balancer @lb.  The load balancer the replies report to is the one
+ * whose CONNECT hunt created @f: a CONNECT or RECOVER from it makes the
+ * replies report again (it lost the flow, e.g. restarted), a STEER from
+ * it shows it knows the server.  Anyone can put another address in
+ * segments[1]: a RECOVER from another load balancer (the flow moved to
+ * it, e.g. by ECMP) takes over the reports only with a segment the
+ * connection's socket accepts (tm_sflow_in_window()); a CONNECT never
+ * does.
+ */
+void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
+		 const struct in6_addr *lb, const struct tcphdr *th)
+{
+	bool same;
+
+	spin_lock(&f->lock);
+	same = ipv6_addr_equal(&f->lb, lb);
+	spin_unlock(&f->lock);
 	switch (tag) {
-	case TM_SRLB_TAG_CONNECT:
 	case TM_SRLB_TAG_RECOVER:
-		if (test_bit(TM_SFLOW_REPORT, &f->flags) &&
-		    ipv6_addr_equal(&f->lb, lb))
-			return;
-		spin_lock(&f->lock);
-		f->lb = *lb;
-		spin_unlock(&f->lock);
-		set_bit(TM_SFLOW_REPORT, &f->flags);
+		if (!same) {
+			if (!tm_sflow_in_window(net, f, th))
+				return;
+			spin_lock(&f->lock);
+			f->lb = *lb;
+			spin_unlock(&f->lock);
+		}
+		if (!test_bit(TM_SFLOW_REPORT, &f->flags))
+			set_bit(TM_SFLOW_REPORT, &f->flags);
+		break;
+	case TM_SRLB_TAG_CONNECT:
+		if (same && !test_bit(TM_SFLOW_REPORT, &f->flags))
+			set_bit(TM_SFLOW_REPORT, &f->flags);
 		break;
 	case TM_SRLB_TAG_STEER:
-		if (test_bit(TM_SFLOW_REPORT, &f->flags))
+		if (same && test_bit(TM_SFLOW_REPORT, &f->flags))
 			clear_bit(TM_SFLOW_REPORT, &f->flags);
 		break;
 	}
@@ -200,39 +297,137 @@ void tm_sflow_lb(struct tm_sflow *f, u16 tag, const struct in6_addr *lb)
 /* Forget @f; the caller holds flock. */
 static void tm_sflow_unlink(struct tm_sids *s, struct tm_sflow *f)
 {
-	if (!test_and_set_bit(TM_SFLOW_CLOSING, &f->flags))
-		atomic_dec(&f->sid->conns);
+	tm_sflow_close(f);
 	hlist_del_rcu(&f->node);
 	s->nflows--;
 	kfree_rcu(f, rcu);
 }
 
-/* Forget the connections of @sid (NULL: all, and those expired only). */
-static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
+enum tm_sk_state { TM_SK_NONE, TM_SK_HALF_OPEN, TM_SK_OPEN, TM_SK_CLOSING };
+
+/* What the TCP socket of @f says of the connection. */
+static enum tm_sk_state tm_sflow_sk_state(struct net *net,
+					  const struct tm_sflow *f)
+{
+	enum tm_sk_state st = TM_SK_NONE;
+	struct sock *sk;
+
+	rcu_read_lock();
+	sk = tm_sflow_sock(net, f);
+	if (sk) {
+		switch (READ_ONCE(sk->sk_state)) {
+		case TCP_NEW_SYN_RECV:
+			st = TM_SK_HALF_OPEN;
+			break;
+		case TCP_SYN_RECV:	/* a Fast Open child: data flows */
+		case TCP_ESTABLISHED:
+			st = TM_SK_OPEN;
+			break;
+		default:		/* FIN seen or sent, TIME_WAIT, closed */
+			st = TM_SK_CLOSING;
+			break;
+		}
+		sock_gen_put(sk);
+	}
+	rcu_read_unlock();
+	return st;
+}
+
+/*
+ * Age @f (in bucket order, under flock); true when it is to be forgotten.
+ * The count follows the TCP socket, not the packets that claim to end
+ * the connection:
+ *   - half open (no established socket seen yet): forgotten once
+ *     TM_SFLOW_SYN_TIMEOUT old without one, so that the SYNs of a flood
+ *     nobody completes count only that long;
+ *   - established, or a client FIN or RST went by: the socket decides;
+ *     gone, or past ESTABLISHED (the client's FIN accepted, or the
+ *     server's), the connection no longer counts;
+ *   - closing: forgotten TM_SFLOW_CLOSE_TIMEOUT after its last packet;
+ *   - idle for TM_SFLOW_IDLE_TIMEOUT: forgotten unless its socket is
+ *     still open.
+ */
+static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
+			 unsigned long now)
+{
+	unsigned long idle = now - READ_ONCE(f->last);
+	bool check = test_bit(TM_SFLOW_CHECK, &f->flags);
+	bool est = test_bit(TM_SFLOW_EST, &f->flags);
+	enum tm_sk_state st;
+
+	if (test_bit(TM_SFLOW_CLOSING, &f->flags))
+		return idle >= TM_SFLOW_CLOSE_TIMEOUT;
+	if (est && !check && idle < TM_SFLOW_IDLE_TIMEOUT)
+		return false;
+	st = tm_sflow_sk_state(s->net, f);
+	switch (st) {
+	case TM_SK_OPEN:
+		if (!est)
+			set_bit(TM_SFLOW_EST, &f->flags);
+		/* A RST still on its way to the socket: look again. */
+		if (check && idle >= HZ)
+			clear_bit(TM_SFLOW_CHECK, &f->flags);
+		if (idle >= TM_SFLOW_IDLE_TIMEOUT)
+			WRITE_ONCE(f->last, now);
+		return false;
+	case TM_SK_CLOSING:
+		tm_sflow_close(f);
+		return false;
+	case TM_SK_HALF_OPEN:
+	case TM_SK_NONE:
+		if (est) {
+			/* The established socket is gone. */
+			tm_sflow_close(f);
+			return false;
+		}
+		return now - f->born >= TM_SFLOW_SYN_TIMEOUT;
+	}
+	return false;
+}
+
+/*
+ * Forget the connections in bucket @b that @sid (NULL: any) accepted, only
+ * the expired ones when @expired; the caller holds flock.
+ */
+static void tm_sflow_sweep_bucket(struct tm_sids *s, struct hlist_head *b,
+				  struct tm_sid *sid, bool expired)
 {
 	unsigned long now = jiffies;
-	struct hlist_head *flows;
 	struct hlist_node *tmp;
 	struct tm_sflow *f;
+
+	hlist_for_each_entry_safe(f, tmp, b, node) {
+		if (sid && f->sid != sid)
+			continue;
+		if (expired && !tm_sflow_age(s, f, now))
+			continue;
+		tm_sflow_unlink(s, f);
+	}
+}
+
+/*
+ * Forget the connections of @sid (NULL: all, and those expired only), in
+ * process context: one bucket at a time under flock, the CPU given up
+ * between buckets, so that a full table stalls neither the packet path
+ * nor the CPU.
+ */
+static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
+{
+	struct hlist_head *flows;
 	unsigned int i;
 
-	spin_lock_bh(&s->flock);
-	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
-	for (i = 0; flows && i < TM_SFLOW_BUCKETS; i++) {
-		hlist_for_each_entry_safe(f, tmp, &flows[i], node) {
-			unsigned long idle = now - READ_ONCE(f->last);
-
-			if (sid && f->sid != sid)
-				continue;
-			if (expired &&
-			    idle < (test_bit(TM_SFLOW_CLOSING, &f->flags) ?
-				    TM_SFLOW_CLOSE_TIMEOUT :
-				    TM_SFLOW_IDLE_TIMEOUT))
-				continue;
-			tm_sflow_unlink(s, f);
-		}
+	for (i = 0; i < TM_SFLOW_BUCKETS; i++) {
+		spin_lock_bh(&s->flock);
+		flows = rcu_dereference_protected(s->flows,
+						  lockdep_is_held(&s->flock));
+		if (flows)
+			tm_sflow_sweep_bucket(s, &flows[i], sid, expired);
+		spin_unlock_bh(&s->flock);
+		if (!flows)
+			return;
+		if (!(i % 64))
+			cond_resched();
 	}
-	spin_unlock_bh(&s->flock);
 }
 
 static void tm_sflow_gc(struct work_struct *work)
@@ -259,6 +454,8 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 	for (i = 0; i < TM_SFLOW_BUCKETS; i++)
 		INIT_HLIST_HEAD(&flows[i]);
 	s->seed = get_random_u32();
+	s->net = net;
+	s->memcg = tm_memcg_owner();
 	rcu_assign_pointer(s->flows, flows);
 	s->ops[0] = (struct nf_hook_ops){
 		.hook = tm_accept_hook,
@@ -279,6 +476,8 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 hooks");
 		RCU_INIT_POINTER(s->flows, NULL);
 		kvfree(flows);
+		tm_memcg_put(s->memcg);
+		s->memcg = NULL;
 		return err;
 	}
 	/* Global and for good: see the comment at the top. */
@@ -289,20 +488,33 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 	return 0;
 }
 
-/* The last SID went: no hook, no connections. */
+/*
+ * The last SID went: no hook, no connections.  The hooks may still run
+ * for a grace period after nf_unregister_net_hooks(), so the table is
+ * detached first, under flock: tm_sflow_add() then finds no table and
+ * adds nothing, and the flows in the detached table are all there is to
+ * free.
+ */
 static void tm_sids_unhook(struct net *net, struct tm_sids *s)
 {
 	struct hlist_head *flows;
+	unsigned int i;
 
 	if (!s->hooked)
 		return;
 	nf_unregister_net_hooks(net, s->ops, ARRAY_SIZE(s->ops));
 	cancel_delayed_work_sync(&s->gc);
-	tm_sflow_sweep(s, NULL, false);
-	flows = rcu_dereference_protected(s->flows, true);
+	spin_lock_bh(&s->flock);
+	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
 	RCU_INIT_POINTER(s->flows, NULL);
+	for (i = 0; i < TM_SFLOW_BUCKETS; i++)
+		tm_sflow_sweep_bucket(s, &flows[i], NULL, false);
+	WARN_ON_ONCE(s->nflows);
+	spin_unlock_bh(&s->flock);
 	synchronize_rcu();
 	kvfree(flows);
+	tm_memcg_put(s->memcg);
+	s->memcg = NULL;
 	s->hooked = false;
 }
 
@@ -385,6 +597,14 @@ void tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid)
 	lockdep_assert_held(&tn->lock);
 	hlist_del_rcu(&sid->node);
 	s->n--;
+	/*
+	 * A SYN that found @sid before hlist_del_rcu() may still be on its
+	 * way to tm_sflow_add(): dead, under flock, it adds nothing once
+	 * the sweep below has begun, so no connection outlives @sid.
+	 */
+	spin_lock_bh(&s->flock);
+	sid->dead = true;
+	spin_unlock_bh(&s->flock);
 	tm_sflow_sweep(s, sid, false);
 	if (!s->n)
 		tm_sids_unhook(net, s);

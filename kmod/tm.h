@@ -171,6 +171,8 @@ struct tm_sid_stats {
  * @conns: connections it accepted that have not closed
  * @load: the load the application last reported
  * @stats: per-CPU counters
+ * @dead: unbound; no connection may be added (set and read under
+ *	tm_sids.flock)
  */
 struct tm_sid {
 	struct hlist_node node;
@@ -181,6 +183,7 @@ struct tm_sid {
 	u32 load;
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
+	bool dead;
 };
 
 /**
@@ -189,11 +192,16 @@ struct tm_sid {
  * @rcu: deferred free
  * @client, @vip, @cport, @vport: the connection, as the client sees it
  * @sid: the SID that accepted it
+ * @dif: the device its SYN came in by (for the socket lookup)
+ * @born: jiffies of its SYN
  * @last: jiffies of its last packet
- * @flags: TM_SFLOW_CLOSING once a FIN or RST went by (it no longer
- *	counts), TM_SFLOW_REPORT while the replies go through @lb
+ * @flags: TM_SFLOW_CLOSING once it ended (it no longer counts),
+ *	TM_SFLOW_REPORT while the replies go through @lb, TM_SFLOW_EST once
+ *	its socket was seen established, TM_SFLOW_CHECK while a client's
+ *	FIN or RST waits for the aging to ask the socket
  * @lock: guards @lb
- * @lb: the load balancer's SID the replies report to (reply.c)
+ * @lb: the load balancer's SID the replies report to (reply.c): set by
+ *	the SYN, changed only by a RECOVER the connection's socket accepts
  */
 struct tm_sflow {
 	struct hlist_node node;
@@ -201,7 +209,8 @@ struct tm_sflow {
 	struct in6_addr client, vip;
 	__be16 cport, vport;
 	struct tm_sid *sid;
-	unsigned long last;
+	int dif;
+	unsigned long born, last;
 	unsigned long flags;
 	spinlock_t lock;	/* guards @lb */
 	struct in6_addr lb;
@@ -209,6 +218,8 @@ struct tm_sflow {
 
 #define TM_SFLOW_CLOSING	0
 #define TM_SFLOW_REPORT		1
+#define TM_SFLOW_EST		2	/* its socket was seen established */
+#define TM_SFLOW_CHECK		3	/* a client FIN or RST went by */
 
 #define TM_SID_BUCKETS		64
 #define TM_SFLOW_BUCKETS	4096
@@ -224,6 +235,8 @@ struct tm_sids {
 	u32 nflows;
 	u32 seed;
 	struct delayed_work gc;
+	struct net *net;		/* the namespace, for the aging */
+	struct mem_cgroup *memcg;	/* charged for the flows */
 };
 
 /* Counters of a load-balancer service (TM_A_LB_HUNTS...). */
@@ -591,9 +604,13 @@ struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
 struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 			      const struct in6_addr *client,
 			      const struct in6_addr *vip, __be16 cport,
-			      __be16 vport);
-void tm_sflow_seen(struct tm_sflow *f, bool closing);
-void tm_sflow_lb(struct tm_sflow *f, u16 tag, const struct in6_addr *lb);
+			      __be16 vport, u16 tag, const struct in6_addr *lb,
+			      int dif);
+void tm_sflow_seen(struct tm_sflow *f, bool check);
+void tm_sflow_close(struct tm_sflow *f);
+struct tcphdr;
+void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
+		 const struct in6_addr *lb, const struct tcphdr *th);
 
 /* srh.c: inserting and removing SRHs */
 /* Longest SRH handled: the VIP, the LB SID and 14 candidates. */

@@ -13,7 +13,8 @@
 # Usage:
 #   selftests/vm/run.sh [-k KVER] [-m MODULE.ko] [-c CACHEDIR]
 #                       [-T TOTAL_TIMEOUT_S] [-t TEST_TIMEOUT_S]
-#                       [-E NAME=VALUE]... [-e CMD] [-P] [TEST...]
+#                       [-E NAME=VALUE]... [-A KARG]... [-e CMD] [-P]
+#                       [TEST...]
 #   selftests/vm/run.sh -L LOGFILE
 #
 #   -k KVER   kernel: "6.1" (default) or "6.12" (newest installed
@@ -34,6 +35,10 @@
 #             FUZZ_TIME=600 for the fuzzers); repeatable
 #   -e CMD    run the bash command CMD in the guest instead of the tests,
 #             with no timeout but the VM's (-T)
+#   -A KARG   add KARG to the guest kernel's command line; a slub_debug=
+#             one replaces the default slub_debug=FZ (e.g. slub_debug=FZP
+#             to poison freed objects: a write after free is reported as
+#             "Object corrupt"/"Poison overwritten"); repeatable
 #   -P        performance run (benchmarks): boot without slub_debug, which
 #             sends every slab allocation down its slow path
 #   TEST      selftest scripts: paths, or names relative to selftests/
@@ -128,6 +133,7 @@ cmd=
 have_cmd=0
 test_to=
 envs=()
+extra_append=
 
 # judge_klog FILE...: the lines of the kernel logs that fail a run.
 # A memory cgroup's OOM kill (its report has a Call Trace) is the cgroup
@@ -155,7 +161,7 @@ judge_klog()
 		awk '!seen[$0]++'
 }
 
-while getopts "k:m:c:T:t:E:e:PL:h" opt; do
+while getopts "k:m:c:T:t:E:A:e:PL:h" opt; do
 	case $opt in
 	L)
 		bad=$(judge_klog "$OPTARG")
@@ -174,6 +180,15 @@ while getopts "k:m:c:T:t:E:e:PL:h" opt; do
 			usage 2
 		}
 		envs+=("$OPTARG")
+		;;
+	A)
+		[[ $OPTARG =~ ^[A-Za-z0-9_.-]+(=[][A-Za-z0-9_.,:=-]*)?$ ]] || {
+			echo "vm: -A wants one kernel parameter" >&2
+			usage 2
+		}
+		[[ $OPTARG == slub_debug=* ]] &&
+			APPEND_BASE=${APPEND_BASE/ slub_debug=FZ/}
+		extra_append+=" $OPTARG"
 		;;
 	e) cmd=$OPTARG; have_cmd=1 ;;
 	P) APPEND_BASE=${APPEND_BASE/ slub_debug=FZ/} ;;
@@ -548,7 +563,7 @@ qemu=(
 	-nographic -no-reboot -nic none
 	-kernel "$KDIR/boot/vmlinuz-$REL"
 	-initrd "$CDIR/initramfs.cpio"
-	-append "$APPEND_BASE tm.run=$RUN"
+	-append "$APPEND_BASE$extra_append tm.run=$RUN"
 	-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RUN,mount_tag=results,security_model=none"
 )

@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What an off-path sender can do to a server's connection-acceptance SID
+# (issue 14, items 3 and 5; Documentation/srv6-lb.rst, "Server-side
+# security"): it sends packets to the SID with an SRH and the 5-tuple of a
+# live connection, but it does not know the connection's sequence numbers.
+#
+#   client  veth1 fd00:1::1/64 -------- veth2 fd00:1::2/64  srv
+#     lo fd00:ac::1 ("the attacker")                       VIP fd00:100::1 on lo
+#     VIP via srv, encap seg6 inline                      SID fc00:1::100: End
+#       [VIP, fd00:1b::1 (LB), SID]
+#
+# The client's route puts an SRH (tag 0, SID last candidate) on its
+# packets, so the server takes its connections and answers directly.
+#   - report: a CONNECT-tagged (or RECOVER-tagged) packet of the
+#     connection naming the attacker as its load balancer must not make
+#     the server's replies report to the attacker: the connection still
+#     carries data, and nothing reaches the attacker's address;
+#   - conns: a RST or a FIN with a wrong sequence number does not end the
+#     connection's count (sid show conns-now), its real close does;
+#   - half-open: a flood of SYNs nobody completes is forgotten within
+#     seconds (conns-now back to 0), and connections succeed meanwhile.
+
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_srlb.sh"
+
+require_root
+require_cmd ip socat python3 timeout ss nft
+require_module
+
+VIP=fd00:100::1
+LB_SID=fd00:1b::1
+SID=fc00:1::100
+ATTACKER=fd00:ac::1
+PORT=8080
+
+client='' srv=''
+setup_ns client srv || exit "$ksft_fail"
+veth_pair "$client" "$srv" || exit "$ksft_fail"
+TMP=$(mktemp -d)
+
+tm()
+{
+	"$TMCTL" -n "$srv" "$@"
+}
+
+# conns: the SID's conns-now.
+conns()
+{
+	tm sid show "$SID" | number_after conns-now
+}
+
+# pkt ARGS...: srlb_pkt.py from the client (the source address is the
+# client's unless ARGS say otherwise).
+pkt()
+{
+	ip netns exec "$client" python3 "$(dirname "$0")/srlb_pkt.py" "$@" \
+		--sid "$SID" --vip "$VIP" --port "$PORT"
+}
+
+# cport N: the client port of long-lived connection N (the only one open).
+cport()
+{
+	ip netns exec "$client" ss -Htn state established "dst [$VIP]" |
+		awk '{ n = split($3, a, ":"); print a[n]; exit }'
+}
+
+ip -n "$srv" addr add "$VIP/128" dev lo nodad &&
+	ip -n "$client" addr add "$ATTACKER/128" dev lo nodad &&
+	ip -n "$srv" -6 route add default via fd00:1::1 &&
+	ip netns exec "$srv" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+	ip -n "$srv" -6 route add "$SID/128" encap seg6local action End \
+		dev veth2 &&
+	ip -n "$client" -6 route add "$SID/128" via fd00:1::2 &&
+	ip -n "$client" -6 route add "$VIP/128" encap seg6 mode inline \
+		segs "$SID,$LB_SID" via fd00:1::2 dev veth1 ||
+	exit "$ksft_fail"
+# What reaches the attacker's address.
+ip netns exec "$client" nft -f - <<EOF || exit "$ksft_fail"
+table inet spoof {
+	counter attacker { }
+	chain pre {
+		type filter hook prerouting priority -300;
+		ip6 daddr $ATTACKER counter name attacker
+	}
+}
+EOF
+ip netns exec "$srv" socat -t 15 \
+	"TCP6-LISTEN:$PORT,bind=[$VIP],fork,reuseaddr" SYSTEM:"echo s1; cat" \
+	2>/dev/null &
+LISTENERS+=($!)
+until ip netns exec "$srv" ss -Hltn "sport = :$PORT" | grep -q .; do
+	sleep 0.2
+done
+
+attacker_pkts()
+{
+	ip netns exec "$client" nft list counter inet spoof attacker |
+		number_after packets
+}
+
+test_report()
+{
+	local p tag
+
+	tm sid add "$SID" accept policy always
+	check_err $? "sid add $SID"
+	long_open 1
+	expect_eq "connection 1 answered by" "$(long_server 1)" s1
+	p=$(cport)
+	[ -n "$p" ]
+	check_err $? "no client port for connection 1"
+	for tag in 0x5201 0x5202; do
+		# An ACK of the connection, wrong numbers, the attacker as LB.
+		pkt send --src fd00:1::1 --lb "$ATTACKER" --tag "$tag" \
+			--sport "$p" --flags A --seq 0x12345678 --ack 0x9abcdef0 \
+			--count 3
+		check_err $? "spoofed packet (tag $tag) not sent"
+		long_echo 1 "after$tag"
+		check_err $? "no echo after the spoofed packet of tag $tag"
+	done
+	expect_eq "packets to the attacker" "$(attacker_pkts)" 0
+	long_close 1
+	check_err $? "connection 1 did not end"
+	log_test "a spoofed CONNECT or RECOVER does not move a connection's reports"
+}
+
+test_conns()
+{
+	local p flags
+
+	tm sid replace "$SID" accept policy conns 5
+	check_err $? "sid replace conns 5"
+	poll_eq "conns-now before" 0 conns
+	long_open 2
+	expect_eq "connection 2 answered by" "$(long_server 2)" s1
+	poll_eq "conns-now, connection 2 open" 1 conns
+	p=$(cport)
+	for flags in R RA F FA; do
+		pkt send --src fd00:1::1 --lb "$LB_SID" --tag 0x5203 \
+			--sport "$p" --flags "$flags" --seq 0x12345678 \
+			--ack 0x9abcdef0 --count 3
+		check_err $? "spoofed $flags not sent"
+	done
+	# The aging runs once a second: give it three.
+	sleep 3
+	expect_eq "conns-now after spoofed RSTs and FINs" "$(conns)" 1
+	long_echo 2 still
+	check_err $? "connection 2 broken by the spoofed packets"
+	long_close 2
+	check_err $? "connection 2 did not end"
+	poll_eq "conns-now after the real close" 0 conns
+	# A connection the server aborts (its socket destroyed, a RST sent)
+	# ends its count too.
+	long_open 3
+	expect_eq "connection 3 answered by" "$(long_server 3)" s1
+	poll_eq "conns-now, connection 3 open" 1 conns
+	ip netns exec "$srv" ss -K state established "src [$VIP]:$PORT" \
+		>/dev/null 2>&1
+	poll_eq "conns-now after the server's abort" 0 conns
+	long_close 3
+	log_test "spoofed RSTs and FINs do not end a connection's count"
+}
+
+test_half_open()
+{
+	local out
+
+	tm sid replace "$SID" accept policy conns 100000
+	check_err $? "sid replace conns 100000"
+	pkt flood --src fd00:dead:: --lb "$LB_SID" --tag 0 --flows 2000 \
+		--time 4 >"$TMP/sent" &
+	LONG_PID+=($!)
+	sleep 1
+	out=$(connect "$PORT")
+	expect_eq "a connection during the flood" "${out//$'\n'/\\n}" 's1\nhello'
+	wait "${LONG_PID[-1]}"
+	log_info "$(cat "$TMP/sent") SYNs sent, $(conns) connections counted"
+	expect_eq "conns-now 10 s after the flood" \
+		"$(poll_until 10 = 0 conns)" 0
+	log_test "half-open connections of a SYN flood are forgotten within seconds"
+}
+
+test_report
+test_conns
+test_half_open
+
+exit "$EXIT_STATUS"
