@@ -324,6 +324,15 @@ bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 	return ok;
 }
 
+/* Whether @f is steered to a known server (STEER or CLOSING). */
+bool tm_lflow_steered(const struct tm_lflow *f)
+{
+	/* Pairs with tm_lflow_learn(): a STEER flow's server is set. */
+	u8 state = smp_load_acquire(&f->state);
+
+	return state == TM_LB_FLOW_STEER || state == TM_LB_FLOW_CLOSING;
+}
+
 /*
  * A FIN or RST of @f went by: the shorter FIN timeout.  Only from STEER,
  * without the lock: a half-open flow stays on its lists, and nothing else

@@ -210,7 +210,10 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	/*
 	 * Only for a flow it hunted or steers, naming a server it could have
 	 * sent the flow to: an off-path sender that guesses a 5-tuple cannot
-	 * plant a flow, nor steer one to a server of its own.
+	 * plant a flow, nor steer one to a server of its own.  A steered
+	 * flow's reports must name its server (tm_lflow_learn()), which may
+	 * have left the backends since: it keeps its connections until they
+	 * close, and its FIN or RST must reach the client.
 	 */
 	f = tm_lflow_find(lb, svc, &client, th->dest, th->source);
 	if (!f) {
@@ -219,8 +222,9 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 		if (!tm_lb_candidate(svc, &client, th->dest, th->source,
 				     &server, 0))
 			return NF_DROP;
-	} else if (tm_lb_candidate(svc, &client, th->dest, th->source,
-				   &server, f->tgen) &&
+	} else if ((tm_lflow_steered(f) ||
+		    tm_lb_candidate(svc, &client, th->dest, th->source,
+				    &server, f->tgen)) &&
 		   tm_lflow_learn(lb, f, &server)) {
 		if (th->fin || th->rst)
 			tm_lflow_closing(f);

@@ -678,6 +678,7 @@ bool tm_lb_candidate(const struct tm_lb_svc *svc,
 bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		    const struct in6_addr *server);
 void tm_lflow_closing(struct tm_lflow *f);
+bool tm_lflow_steered(const struct tm_lflow *f);
 void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f);
 void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc);
 

@@ -312,7 +312,7 @@ test_sticky()
 # Removing a backend: its connections stay, new ones go elsewhere.
 test_backend_del()
 {
-	local s i got
+	local s i got refused
 
 	policies replace always always always
 	long_open 8
@@ -325,9 +325,15 @@ test_backend_del()
 	got=$(conns 8)
 	expect_eq "connections on the removed $s" "$(grep -cx "$s" <<<"$got")" 0
 	expect_eq "failed connections" "$(grep -c bad <<<"$got")" 0
+	# Its close too: the removed server's FIN, a report, reaches the
+	# client and is not refused.
+	refused=$(lbc web refused)
+	long_close 8
+	check_err $? "connection 8 did not end"
+	expect_eq "reports refused during the close of connection 8" \
+		"$(lbc web refused)" "$refused"
 	tm_lb lb backend add web "$(sid_of "$i")"
 	check_err $? "backend add $(sid_of "$i")"
-	long_close 8
 	log_test "backend del: $s keeps its connection, gets no new one"
 }
 
