@@ -87,6 +87,22 @@ packets()
 	tm rule get "$1" id "$2" | sed -n 's/.* packets \([0-9]*\) bytes [0-9]*$/\1/p'
 }
 
+# settled_packets TABLE ID: the packet counter once it has not moved for
+# half a second (at most 5 s).
+settled_packets()
+{
+	local i last now
+
+	last=$(packets "$1" "$2")
+	for i in $(seq 10); do
+		sleep 0.5
+		now=$(packets "$1" "$2")
+		[ "$now" = "$last" ] && break
+		last=$now
+	done
+	echo "$last"
+}
+
 wait_listeners()
 {
 	local i
@@ -256,13 +272,17 @@ test_counters()
 	check_err $? "counters after a connection: $out"
 	[[ "$out" == *'comment "web front"'* && "$out" == *"cookie "* ]]
 	check_err $? "comment and cookie: $out"
+	settled_packets t 60 >/dev/null
 	tm counters reset t id 60
 	expect_eq "after reset" "$(packets t 60)" 0
 	expect 4 1000 ok
-	out=$(packets t 60)
-	tm rule replace t id 60 proto tcp dport 1000-1001 accept
+	# The connection's last segments may still be on their way: wait
+	# for the count to settle, then move the rule off port 1000 so that
+	# nothing late can change it.
+	out=$(settled_packets t 60)
+	tm rule replace t id 60 proto tcp dport 1001 accept
 	expect_eq "kept on replace" "$(packets t 60)" "$out"
-	tm rule replace t id 60 proto tcp dport 1000 accept reset-counters
+	tm rule replace t id 60 proto tcp dport 1001 accept reset-counters
 	expect_eq "reset-counters" "$(packets t 60)" 0
 	tm rule flush t
 	log_test "counters: per rule, reset, kept or reset on replace"
