@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers of the SRv6 load-balancing selftests (srlb_lb.sh,
-# srlb_scaleout.sh), sourced after lib.sh.  The test defines:
+# Helpers of the SRv6 load-balancing selftests (srlb_*.sh, bench/*.sh),
+# sourced after lib.sh.  The test defines:
 #	client		the client's namespace
-#	SRV		the servers' namespaces, indexes 1 to 3
+#	lb		the load balancer's namespace (lb_topology, tm_lb, lbc)
+#	SRV		the servers' namespaces, indexes 1 to 2 or 3
 #	VIP, PORT	the service the client connects to
 #	PORTS		the ports every server listens on (the VIP's)
 #	TMP		a scratch directory
-# and the helpers keep LISTENERS (the servers' socat), LONG_PID and
-# LONG_FD (long-lived connections: the client's socat, the fifo feeding it).
-# shellcheck disable=SC2154 # client, SRV, VIP, PORT, PORTS, TMP: the test's
+# and may define CLIENT (the client's address, default fd00:c::2) and
+# test_cleanup (run by cleanup first).  The helpers keep LISTENERS (the
+# servers' socat), LONG_PID and LONG_FD (long-lived connections: the
+# client's socat, the fifo feeding it).
+# shellcheck disable=SC2154 # client, lb, SRV, VIP, PORT, PORTS, TMP: the test's
 
 LISTENERS=()
 LONG_PID=()
@@ -20,7 +23,9 @@ cleanup()
 {
 	local ns
 
+	declare -F test_cleanup >/dev/null && test_cleanup
 	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
+	# The socat children that served connections, and anything left.
 	for ns in "${NS_LIST[@]}"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
 	done
@@ -29,17 +34,82 @@ cleanup()
 	rm -rf "$TMP"
 }
 
+# sid_of I: the SID of server I.
 sid_of()
 {
 	echo "fc00:$1::100"
 }
 
+# tm_srv I ARGS...: tmctl in the namespace of server I.
 tm_srv()
 {
 	local i=$1
 
 	shift
 	"$TMCTL" -n "${SRV[i]}" "$@"
+}
+
+# tm_lb ARGS...: tmctl in the load balancer's namespace.
+tm_lb()
+{
+	"$TMCTL" -n "$lb" "$@"
+}
+
+# lbc SERVICE NAME: a counter of a service ("flows", "hunts", ...).
+lbc()
+{
+	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
+}
+
+# sidc I NAME: a counter of server I's SID ("accepted", "reports", ...).
+sidc()
+{
+	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | number_after "$2"
+}
+
+# lb_topology [PREFIX...]: the network of srlb_lb.sh (drawn there): the
+# client (CLIENT, default fd00:c::2/64) on veth0 to lb's vc fd00:c::1/64;
+# lb forwards, and reaches server i (every index of SRV) on vi fd00:i::1/64
+# by its veth0 fd00:i::2/64, with a route to fc00:i::/64 by it.  Every
+# server holds the VIP on lo, routes by lb, forwards, and has the End
+# route of its SID (sid_of I).  Each PREFIX becomes a blackhole route on lb.
+# shellcheck disable=SC2120 # PREFIX... is optional
+lb_topology()
+{
+	local i ns prefix
+
+	# No DAD, for the link-local addresses either: a router whose
+	# link-local address is tentative sends no neighbour solicitation
+	# for the packets it forwards.
+	for ns in "${NS_LIST[@]}"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+	done
+	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
+		ip -n "$client" addr add "${CLIENT:-fd00:c::2}/64" dev veth0 \
+			nodad &&
+		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
+		ip -n "$client" link set veth0 up &&
+		ip -n "$lb" link set vc up &&
+		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+		ip -n "$client" -6 route add default via fd00:c::1 || return 1
+	for prefix in "$@"; do
+		ip -n "$lb" -6 route add blackhole "$prefix" || return 1
+	done
+	for i in "${!SRV[@]}"; do
+		ns=${SRV[i]}
+		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
+			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
+			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
+			ip -n "$lb" link set "v$i" up &&
+			ip -n "$ns" link set veth0 up &&
+			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
+			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
+			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
+			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
+				encap seg6local action End dev veth0 || return 1
+	done
 }
 
 # number_after NAME: the number after the word NAME in stdin.
@@ -91,25 +161,31 @@ poll_gt()
 	check_err $? "$what: '$got', not above $min"
 }
 
+# policies VERB POLICY...: "sid VERB" of each server's SID, accepting with
+# the next POLICY (words of "accept policy"), one per server; fails (and
+# says so in RET) when one of them does.
 policies()
 {
-	local verb=$1 i p words
+	local verb=$1 i p words rc=0
 
 	shift
-	for i in 1 2 3; do
+	for i in "${!SRV[@]}"; do
 		p=$1
 		shift
 		read -ra words <<<"$p"
-		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy "${words[@]}"
-		check_err $? "s$i: sid $verb $(sid_of "$i") accept policy $p"
+		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy \
+			"${words[@]}" && continue
+		rc=1
+		check_err 1 "s$i: sid $verb $(sid_of "$i") accept policy $p"
 	done
+	return "$rc"
 }
 
 start_listeners()
 {
 	local i port
 
-	for i in 1 2 3; do
+	for i in "${!SRV[@]}"; do
 		for port in "${PORTS[@]}"; do
 			# -t 15: once the client's FIN is in, socat waits that long
 			# (not 0.5 s) for the shell, slow to start when the host is
@@ -122,6 +198,8 @@ start_listeners()
 	done
 }
 
+# wait_ready: every address usable and every listener listening, in 20 s
+# (the first start of socat reads it from the host over 9p).
 wait_ready()
 {
 	local end=$((SECONDS + 20)) ns i port
@@ -132,7 +210,7 @@ wait_ready()
 			sleep 0.2
 		done
 	done
-	for i in 1 2 3; do
+	for i in "${!SRV[@]}"; do
 		for port in "${PORTS[@]}"; do
 			until ip netns exec "${SRV[i]}" ss -Hltn "sport = :$port" |
 			      grep -q .; do
@@ -144,16 +222,21 @@ wait_ready()
 }
 
 # connect [PORT]: one short connection that sends "hello"; prints the
-# answer (the server's name, then "hello").
+# answer (the server's name, then "hello").  It gives up after
+# CONNECT_TIMEOUT seconds (default 30).
+# shellcheck disable=SC2120 # PORT is optional
 connect()
 {
 	# -t 15: the server's greeting comes from a shell it forks, slow
 	# to start under emulation when the host is busy.
-	printf 'hello\n' | ip netns exec "$client" timeout 30 \
+	printf 'hello\n' | ip netns exec "$client" \
+		timeout "${CONNECT_TIMEOUT:-30}" \
 		socat -t 15 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
 }
 
-# long_open N [PORT]: long-lived connection N, fed from a fifo.
+# long_open N [PORT]: open long-lived connection N: a socat in the client
+# that sends what long_echo writes into a fifo and leaves what it gets in
+# $TMP/outN.
 long_open()
 {
 	local n=$1 port=${2:-$PORT} fd
@@ -161,6 +244,8 @@ long_open()
 	mkfifo "$TMP/in$n" || return 1
 	: >"$TMP/out$n"
 	(
+		# Only this shell may hold the other fifos open for writing,
+		# else closing them would not end their connections.
 		for fd in "${LONG_FD[@]}"; do
 			exec {fd}>&-
 		done
@@ -168,10 +253,12 @@ long_open()
 			<"$TMP/in$n" >"$TMP/out$n" 2>"$TMP/err$n"
 	) &
 	LONG_PID[n]=$!
+	# Read-write: opening never blocks, even if socat is gone.
 	exec {fd}<>"$TMP/in$n"
 	LONG_FD[n]=$fd
 }
 
+# long_server N: the name that answered connection N (waits up to 10 s).
 long_server()
 {
 	local end=$((SECONDS + 10)) line=
@@ -183,6 +270,8 @@ long_server()
 	echo "$line"
 }
 
+# long_echo N WORD: send WORD on connection N; true once it came back
+# (within 10 s).
 long_echo()
 {
 	local end=$((SECONDS + 10))
@@ -194,6 +283,8 @@ long_echo()
 	done
 }
 
+# long_close N...: end connections N... as a client does (its FIN first,
+# then the server's), and wait up to 10 s for their socat to exit.
 long_close()
 {
 	local n fd end=$((SECONDS + 10))

@@ -60,21 +60,6 @@ setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
 SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 TMP=$(mktemp -d)
 
-tm_lb()
-{
-	"$TMCTL" -n "$lb" "$@"
-}
-
-lbc()
-{
-	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
-}
-
-sidc()
-{
-	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | number_after "$2"
-}
-
 lookups()
 {
 	tm_lb table show "$1" 2>/dev/null | number_after lookups
@@ -87,36 +72,12 @@ mac_of()
 
 setup()
 {
-	local i ns
+	local i
 
-	for ns in "$client" "$lb" "${SRV[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
-		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
-		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
+	lb_topology &&
 		ip -n "$client" addr add 10.9.0.2/24 dev veth0 &&
 		ip -n "$lb" addr add 10.9.0.1/24 dev vc &&
-		ip -n "$client" link set veth0 up &&
-		ip -n "$lb" link set vc up &&
-		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 \
-			net.ipv4.ip_forward=1 &&
-		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in 1 2 3; do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
-			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$lb" link set "v$i" up &&
-			ip -n "$ns" link set veth0 up &&
-			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
-				encap seg6local action End dev veth0 || return 1
-	done
+		ip netns exec "$lb" sysctl -qw net.ipv4.ip_forward=1 || return 1
 	policies add always "conns 4" never || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \

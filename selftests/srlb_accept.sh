@@ -48,6 +48,7 @@
 # connections stay open while the policies change, and carry data later.
 
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/lib_srlb.sh"
 
 require_root
 require_cmd ip socat python3 timeout ss
@@ -56,71 +57,14 @@ require_module
 VIP=fd00:100::1
 LB_SID=fd00:1b::1
 PORT=8080
+PORTS=("$PORT")
 
 client='' router='' srv1='' srv2='' srv3=''
 setup_ns client router srv1 srv2 srv3 || exit "$ksft_fail"
 SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
+lb=$router	# the namespace lb_topology puts in the middle
 
 TMP=$(mktemp -d)
-LISTENERS=()
-LONG_PID=()	# the client's socat of each long-lived connection, by number
-LONG_FD=()	# this shell's end of the fifo that feeds it
-
-cleanup()
-{
-	local ns
-
-	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
-	# The socat children that served connections, and anything left.
-	for ns in "${NS_LIST[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	wait 2>/dev/null
-	cleanup_ns
-	rm -rf "$TMP"
-}
-
-# sid_of I: the SID of server I.
-sid_of()
-{
-	echo "fc00:$1::100"
-}
-
-# tm_srv I ARGS...: tmctl in the namespace of server I.
-tm_srv()
-{
-	local i=$1
-
-	shift
-	"$TMCTL" -n "${SRV[i]}" "$@"
-}
-
-# sid_counter NS SID NAME: the number after NAME ("conns-now", "load-now",
-# "accepted", "passed", "forced", "steered", "unknown", "malformed") in the
-# "sid show" line of SID, nothing when there is no such line or number.
-sid_counter()
-{
-	"$TMCTL" -n "$1" sid show "$2" 2>/dev/null |
-		awk -v sid="$2" -v name="$3" '
-		{
-			seen = 0
-			for (i = 1; i < NF; i++) {
-				if ($i == sid)
-					seen = 1
-				else if (seen && $i == name &&
-					 $(i + 1) ~ /^[0-9]+$/) {
-					print $(i + 1)
-					exit
-				}
-			}
-		}'
-}
-
-# ctr I NAME: a counter of server I's SID.
-ctr()
-{
-	sid_counter "${SRV[$1]}" "$(sid_of "$1")" "$2"
-}
 
 # expect_counter I NAME WANT: one check that a counter of server I's SID
 # is WANT, polled for up to 10 s (a counter may lag its packets a little).
@@ -129,7 +73,7 @@ expect_counter()
 	local i=$1 name=$2 want=$3 end=$((SECONDS + 10)) got
 
 	while :; do
-		got=$(ctr "$i" "$name")
+		got=$(sidc "$i" "$name")
 		[ "$got" = "$want" ] && break
 		[ "$SECONDS" -lt "$end" ] || break
 		sleep 0.2
@@ -137,111 +81,17 @@ expect_counter()
 	expect_eq "s$i $name" "$got" "$want"
 }
 
-# policies add|replace P1 P2 P3: bind (add) or rebind (replace) the SIDs of
-# s1, s2 and s3 with these policies ("always", "never", "conns 2", ...).
-policies()
-{
-	local verb=$1 i p words
-
-	shift
-	for i in 1 2 3; do
-		p=$1
-		shift
-		read -ra words <<<"$p"
-		tm_srv "$i" sid "$verb" "$(sid_of "$i")" accept policy "${words[@]}"
-		check_err $? "s$i: sid $verb $(sid_of "$i") accept policy $p"
-	done
-}
-
 setup()
 {
-	local i ns
-
-	# No DAD, for the link-local addresses either: a router whose
-	# link-local address is tentative sends no neighbour solicitation
-	# for the packets it forwards.
-	for ns in "$client" "$router" "${SRV[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-
-	ip link add veth0 netns "$client" type veth peer name vc netns "$router" &&
-		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
-		ip -n "$router" addr add fd00:c::1/64 dev vc nodad &&
-		ip -n "$client" link set veth0 up &&
-		ip -n "$router" link set vc up &&
-		ip netns exec "$router" sysctl -qw net.ipv6.conf.all.forwarding=1 ||
-		return 1
-
-	for i in 1 2 3; do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$router" type veth peer name veth0 netns "$ns" &&
-			ip -n "$router" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$router" link set "v$i" up &&
-			ip -n "$ns" link set veth0 up &&
-			ip -n "$router" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
-				encap seg6local action End dev veth0 || return 1
-	done
-
-	ip -n "$client" -6 route add default via fd00:c::1 &&
+	lb_topology &&
 		ip -n "$client" -6 route add "$VIP/128" encap seg6 mode inline \
 			segs "$(sid_of 1),$(sid_of 2),$(sid_of 3),$LB_SID" \
 			via fd00:c::1 dev veth0
 }
 
-# wait_ready: every address usable and every listener listening, in 20 s
-# (the first start of socat reads it from the host over 9p).
-wait_ready()
-{
-	local end=$((SECONDS + 20)) ns i
-
-	for ns in "$client" "$router" "${SRV[@]}"; do
-		while [ -n "$(ip -n "$ns" -6 addr show tentative)" ]; do
-			[ "$SECONDS" -lt "$end" ] || return 1
-			sleep 0.2
-		done
-	done
-	for i in 1 2 3; do
-		until ip netns exec "${SRV[i]}" ss -Hltn "sport = :$PORT" |
-		      grep -q .; do
-			[ "$SECONDS" -lt "$end" ] || return 1
-			sleep 0.2
-		done
-	done
-}
-
-start_listeners()
-{
-	local i
-
-	for i in 1 2 3; do
-		# -t 15: once the client's FIN is in, socat waits that long
-		# (not 0.5 s) for the shell, slow to start when the host is
-		# busy, to echo and exit; else the answer is cut.
-		ip netns exec "${SRV[i]}" socat -t 15 \
-			"TCP6-LISTEN:$PORT,bind=[$VIP],fork,reuseaddr" \
-			SYSTEM:"echo s$i; cat" 2>/dev/null &
-		LISTENERS+=($!)
-	done
-}
-
-# connect [TIMEOUT]: one connection from the client that sends "hello";
-# prints what came back (the server's name, then "hello"), fails if the
-# connection did.
-connect()
-{
-	printf 'hello\n' | ip netns exec "$client" timeout "${1:-10}" \
-		socat -t 5 - "TCP6:[$VIP]:$PORT" 2>/dev/null
-}
-
 # expect_conns N NAME: one check that N connections in a row are each
 # answered by server NAME, with their data echoed.  Gives up at the second
-# that is not (a connection that fails takes 10 s).
+# that is not (a connection that fails takes 30 s).
 expect_conns()
 {
 	local n=$1 name=$2 i out bad=0 example=
@@ -255,78 +105,6 @@ expect_conns()
 	done
 	[ "$bad" -eq 0 ]
 	check_err $? "$bad of the first $i of $n connections not answered by $name (one got '$example')"
-}
-
-# long_open N: open long-lived connection N: a socat in the client that
-# sends what long_echo writes into a fifo and leaves what it gets in
-# $TMP/outN.
-long_open()
-{
-	local n=$1 fd
-
-	mkfifo "$TMP/in$n" || return 1
-	: >"$TMP/out$n"
-	(
-		# Only this shell may hold the other fifos open for writing,
-		# else closing them would not end their connections.
-		for fd in "${LONG_FD[@]}"; do
-			exec {fd}>&-
-		done
-		exec ip netns exec "$client" socat -t 5 - "TCP6:[$VIP]:$PORT" \
-			<"$TMP/in$n" >"$TMP/out$n" 2>"$TMP/err$n"
-	) &
-	LONG_PID[n]=$!
-	# Read-write: opening never blocks, even if socat is gone.
-	exec {fd}<>"$TMP/in$n"
-	LONG_FD[n]=$fd
-}
-
-# long_server N: the name that answered connection N (waits up to 10 s).
-long_server()
-{
-	local end=$((SECONDS + 10)) line=
-
-	until read -r line <"$TMP/out$1"; do
-		[ "$SECONDS" -lt "$end" ] || break
-		sleep 0.2
-	done
-	echo "$line"
-}
-
-# long_echo N WORD: send WORD on connection N; true once it came back
-# (within 10 s).
-long_echo()
-{
-	local end=$((SECONDS + 10))
-
-	printf '%s\n' "$2" >&"${LONG_FD[$1]}" || return 1
-	until grep -qx "$2" "$TMP/out$1"; do
-		[ "$SECONDS" -lt "$end" ] || return 1
-		sleep 0.2
-	done
-}
-
-# long_close N...: end connections N... as a client does (its FIN first,
-# then the server's), and wait up to 10 s for their socat to exit.
-long_close()
-{
-	local n fd end=$((SECONDS + 10))
-
-	for n in "$@"; do
-		fd=${LONG_FD[n]:-}
-		[ -n "$fd" ] || continue
-		exec {fd}>&-
-		unset "LONG_FD[n]"
-	done
-	for n in "$@"; do
-		[ -n "${LONG_PID[n]:-}" ] || continue
-		while kill -0 "${LONG_PID[n]}" 2>/dev/null; do
-			[ "$SECONDS" -lt "$end" ] || return 1
-			sleep 0.2
-		done
-		wait "${LONG_PID[n]}" 2>/dev/null
-		unset "LONG_PID[n]"
-	done
 }
 
 # send_crafted: from the client, one TCP SYN to s1's SID with each SRH
@@ -418,9 +196,9 @@ test_never()
 	policies replace never never never
 	# A replace keeps the counters.
 	expect_counter 1 accepted 10
-	forced=$(ctr 3 forced)
-	passed1=$(ctr 1 passed)
-	passed2=$(ctr 2 passed)
+	forced=$(sidc 3 forced)
+	passed1=$(sidc 1 passed)
+	passed2=$(sidc 2 passed)
 	expect_conns 10 s3
 	expect_counter 3 forced $((forced + 10))
 	expect_counter 1 passed $((passed1 + 10))
@@ -465,13 +243,13 @@ test_sticky()
 	expect_eq "connection 6 answered by" "$(long_server 6)" s1
 	long_echo 6 before
 	check_err $? "connection 6: no echo before the replace"
-	steered=$(ctr 1 steered)
+	steered=$(sidc 1 steered)
 	tm_srv 1 sid replace "$(sid_of 1)" accept policy never
 	check_err $? "s1: sid replace to never"
 	long_echo 6 after
 	check_err $? "connection 6: no echo after s1 became never"
-	[ "$(ctr 1 steered)" -gt "${steered:-0}" ] 2>/dev/null
-	check_err $? "s1 steered did not grow from '$steered': $(ctr 1 steered)"
+	[ "$(sidc 1 steered)" -gt "${steered:-0}" ] 2>/dev/null
+	check_err $? "s1 steered did not grow from '$steered': $(sidc 1 steered)"
 	expect_conns 1 s3
 	long_close 6
 	check_err $? "connection 6 did not end within 10 s"
@@ -483,7 +261,7 @@ test_malformed()
 	local malformed
 
 	policies replace always never never
-	malformed=$(ctr 1 malformed)
+	malformed=$(sidc 1 malformed)
 	send_crafted
 	check_err $? "python3 could not send the crafted packets"
 	# Sent after them: once it is answered, they have all arrived.
@@ -519,7 +297,7 @@ test_del()
 	done
 	# End alone passes the SYN by s1, s2 and s3 to the load balancer's
 	# SID, which the router has no route to.
-	out=$(connect 5)
+	out=$(CONNECT_TIMEOUT=5 connect)
 	rc=$?
 	check_fail "$rc" "a connection succeeded with no SID bound"
 	expect_eq "answer with no SID bound" "${out//$'\n'/\\n}" ""

@@ -58,8 +58,8 @@ tm_lbi()
 	"$TMCTL" -n "${LB[i]}" "$@"
 }
 
-# lbc I NAME: a counter of load balancer I's service.
-lbc()
+# lbic I NAME: a counter of load balancer I's service.
+lbic()
 {
 	tm_lbi "$1" lb service show web 2>/dev/null | number_after "$2"
 }
@@ -151,8 +151,8 @@ test_split()
 		esac
 	done
 	expect_eq "failed connections" "$bad" 0
-	h1=$(lbc 1 hunts)
-	h2=$(lbc 2 hunts)
+	h1=$(lbic 1 hunts)
+	h2=$(lbic 2 hunts)
 	[ "${h1:-0}" -gt 0 ] && [ "${h2:-0}" -gt 0 ] &&
 		[ $((h1 + h2)) -eq 16 ]
 	check_err $? "connections hunted by lb1: '$h1', lb2: '$h2', want both and 16 in all"
@@ -179,15 +179,15 @@ test_move()
 		return
 	fi
 	to=$((3 - from))
-	rec=$(lbc "$to" recoveries)
+	rec=$(lbic "$to" recoveries)
 	vip_via "$to"
 	check_err $? "route to the VIP via lb$to only"
 	for n in 1 2 3; do
 		long_echo 1 "after$n"
 		check_err $? "no echo of after$n through lb$to"
 	done
-	[ "$(lbc "$to" recoveries)" -gt "${rec:-0}" ] 2>/dev/null
-	check_err $? "lb$to recovered nothing ($(lbc "$to" recoveries))"
+	[ "$(lbic "$to" recoveries)" -gt "${rec:-0}" ] 2>/dev/null
+	check_err $? "lb$to recovered nothing ($(lbic "$to" recoveries))"
 	server=$(tm_lbi "$to" lb flows show web | grep " state steer " |
 		 sed -n 's/.* server \([^ ]*\) .*/\1/p')
 	expect_eq "server lb$to learned" "$server" "$(sid_of "${s#s}")"

@@ -50,16 +50,6 @@ SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
 
-tm_lb()
-{
-	"$TMCTL" -n "$lb" "$@"
-}
-
-lbc()
-{
-	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
-}
-
 # flow_of SERVICE CPORT: lb's flow of the client's port, or nothing.
 flow_of()
 {
@@ -68,35 +58,7 @@ flow_of()
 
 setup()
 {
-	local i ns
-
-	for ns in "$client" "$lb" "${SRV[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
-		ip -n "$client" addr add "$CLIENT/64" dev veth0 nodad &&
-		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
-		ip -n "$client" link set veth0 up &&
-		ip -n "$lb" link set vc up &&
-		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in 1 2 3; do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
-			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$lb" link set "v$i" up &&
-			ip -n "$ns" link set veth0 up &&
-			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
-				encap seg6local action End dev veth0 || return 1
-	done
-	ip -n "$lb" -6 route add blackhole fc00:7::/64 &&
-		ip -n "$lb" -6 route add blackhole fc00:8::/64 || return 1
+	lb_topology fc00:7::/64 fc00:8::/64 || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
 			port "$PORT" choices 2 &&
@@ -110,10 +72,7 @@ setup()
 			lb web &&
 		tm_lb rule add lbt id 3 dst "$VIP/128" proto tcp dport "$PORT3" \
 			lb cold || return 1
-	for i in 1 2 3; do
-		tm_srv "$i" sid add "$(sid_of "$i")" accept policy always ||
-			return 1
-	done
+	policies add always always always
 }
 
 # spoof_report LBSID SPORT CPORT SERVER: from s3, a well-formed report

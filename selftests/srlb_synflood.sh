@@ -51,29 +51,10 @@ SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 TMP=$(mktemp -d)
 MAX0=$(cat "$PARAM" 2>/dev/null)
 
-cleanup()
+test_cleanup()
 {
-	local ns
-
 	[ -n "$MAX0" ] && echo "$MAX0" >"$PARAM"
-	kill "${LONG_PID[@]}" "${LISTENERS[@]}" 2>/dev/null
-	for ns in "${NS_LIST[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	wait 2>/dev/null
-	cleanup_ns
 	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
-	rm -rf "$TMP"
-}
-
-tm_lb()
-{
-	"$TMCTL" -n "$lb" "$@"
-}
-
-lbc()
-{
-	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
 }
 
 # steered_cport SERVICE CPORT: lb's flow of that client port, if steered.
@@ -85,36 +66,8 @@ steered_cport()
 
 setup()
 {
-	local i ns
-
-	for ns in "$client" "$lb" "${SRV[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
-		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
-		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
-		ip -n "$client" link set veth0 up &&
-		ip -n "$lb" link set vc up &&
-		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-		ip -n "$lb" -6 route add blackhole fd00:dead::/64 &&
-		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in 1 2 3; do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
-			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$lb" link set "v$i" up &&
-			ip -n "$ns" link set veth0 up &&
-			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
-				encap seg6local action End dev veth0 &&
-			tm_srv "$i" sid add "$(sid_of "$i")" accept policy always ||
-			return 1
-	done
+	lb_topology fd00:dead::/64 &&
+		policies add always always always || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
 			port "$PORT" choices 2 max-flows 100 syn-timeout 60 &&

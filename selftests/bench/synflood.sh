@@ -38,60 +38,14 @@ setup_ns client lb srv1 srv2 || exit "$ksft_fail"
 SRV=([1]="$srv1" [2]="$srv2")
 TMP=$(mktemp -d)
 
-cleanup()
-{
-	local ns
-
-	for ns in "${NS_LIST[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	wait 2>/dev/null
-	cleanup_ns
-	rm -rf "$TMP"
-}
-
-tm_lb()
-{
-	"$TMCTL" -n "$lb" "$@"
-}
-
-lbc()
-{
-	tm_lb lb service show web 2>/dev/null | number_after "$1"
-}
-
 setup()
 {
-	local i ns
+	local i
 
-	for ns in "$client" "$lb" "${SRV[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
-		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
-		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
-		ip -n "$client" link set veth0 up &&
-		ip -n "$lb" link set vc up &&
-		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-		ip -n "$lb" -6 route add blackhole fd00:dead::/64 &&
-		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in 1 2; do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
-			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$lb" link set "v$i" up &&
-			ip -n "$ns" link set veth0 up &&
-			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
-				encap seg6local action End dev veth0 &&
-			tm_srv "$i" sid add "$(sid_of "$i")" accept policy always ||
-			return 1
-		ip netns exec "$ns" python3 -c '
+	lb_topology fd00:dead::/64 &&
+		policies add always always || return 1
+	for i in "${!SRV[@]}"; do
+		ip netns exec "${SRV[i]}" python3 -c '
 import socket, sys
 s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -193,7 +147,7 @@ read -r ok0 bad0 secs0 <<<"$(good "$DURATION")"
 flood "$((DURATION + 2))" "$FLOOD_PPS" >"$TMP/sent" &
 pid=$!
 sleep 2
-full=$(lbc full) evicted=$(lbc evicted)
+full=$(lbc web full) evicted=$(lbc web evicted)
 evicted=${evicted:-0}
 read -r ok1 bad1 secs1 <<<"$(good "$DURATION")"
 wait "$pid"
@@ -205,9 +159,9 @@ printf "%-44s %8s conn/s  (%d ok, %d failed)  %.2fx\n" \
 	"good connections, $FLOOD_PPS spoofed SYN/s" "$r1" "$ok1" "$bad1" \
 	"$(awk -v a="$r1" -v b="$r0" 'BEGIN { print b ? a / b : 0 }')"
 # Counters 808c634 did not have print as "-".
-evicted1=$(lbc evicted)
+evicted1=$(lbc web evicted)
 printf "flood: %s SYNs sent; web: flows %s (max %s), full +%s, evicted +%s\n" \
-	"$(cat "$TMP/sent")" "$(lbc flows)" "$MAX_FLOWS" \
-	"$(( $(lbc full) - full ))" \
+	"$(cat "$TMP/sent")" "$(lbc web flows)" "$MAX_FLOWS" \
+	"$(( $(lbc web full) - full ))" \
 	"$([ -n "$evicted1" ] && echo $((evicted1 - evicted)) || echo -)"
 exit 0
