@@ -22,9 +22,10 @@
  * charged to the memory cgroup of whoever bound the first SID.  A
  * connection counts towards its SID's conns while its TCP socket says it
  * is open (tm_sflow_age(): a FIN or RST anyone can send proves nothing),
- * or the server sent no FIN; it is forgotten TM_SFLOW_CLOSE_TIMEOUT after
- * it closed (so that the last ACKs still find it), TM_SFLOW_SYN_TIMEOUT
- * after its SYN when it never got established, or after
+ * or the server sent no FIN, and for TM_SFLOW_SYN_TIMEOUT while its
+ * handshake is under way; it is forgotten TM_SFLOW_CLOSE_TIMEOUT after it
+ * closed (so that the last ACKs still find it), when a handshake older
+ * than TM_SFLOW_SYN_TIMEOUT has no request socket left, or after
  * TM_SFLOW_IDLE_TIMEOUT without a packet when its socket is gone.  A
  * delayed work ages them once a second while the hook is on.
  */
@@ -201,11 +202,33 @@ void tm_sflow_seen(struct tm_sflow *f, bool check)
 		set_bit(TM_SFLOW_CHECK, &f->flags);
 }
 
-/* @f no longer counts towards its SID's conns. */
+/*
+ * @f counts towards its SID's conns (@counted) or not.  Under f->lock,
+ * so that a connection that closes meanwhile is never counted again.
+ */
+static void tm_sflow_count(struct tm_sflow *f, bool counted)
+{
+	spin_lock_bh(&f->lock);
+	if (!counted && !test_bit(TM_SFLOW_UNCOUNTED, &f->flags)) {
+		set_bit(TM_SFLOW_UNCOUNTED, &f->flags);
+		atomic_dec(&f->sid->conns);
+	} else if (counted && test_bit(TM_SFLOW_UNCOUNTED, &f->flags) &&
+		   !test_bit(TM_SFLOW_CLOSING, &f->flags)) {
+		clear_bit(TM_SFLOW_UNCOUNTED, &f->flags);
+		atomic_inc(&f->sid->conns);
+	}
+	spin_unlock_bh(&f->lock);
+}
+
+/* @f ended: it no longer counts towards its SID's conns. */
 void tm_sflow_close(struct tm_sflow *f)
 {
-	if (!test_and_set_bit(TM_SFLOW_CLOSING, &f->flags))
-		atomic_dec(&f->sid->conns);
+	if (test_bit(TM_SFLOW_CLOSING, &f->flags))
+		return;
+	spin_lock_bh(&f->lock);
+	set_bit(TM_SFLOW_CLOSING, &f->flags);
+	spin_unlock_bh(&f->lock);
+	tm_sflow_count(f, false);
 }
 
 /*
@@ -337,9 +360,12 @@ static enum tm_sk_state tm_sflow_sk_state(struct net *net,
  * Age @f (in bucket order, under flock); true when it is to be forgotten.
  * The count follows the TCP socket, not the packets that claim to end
  * the connection:
- *   - half open (no established socket seen yet): forgotten once
- *     TM_SFLOW_SYN_TIMEOUT old without one, so that the SYNs of a flood
- *     nobody completes count only that long;
+ *   - half open (no established socket seen yet): no longer counted
+ *     once TM_SFLOW_SYN_TIMEOUT old, so that the SYNs of a flood nobody
+ *     completes count only that long, but kept while the server's
+ *     request socket retransmits its SYN-ACK (a slow or lossy client
+ *     may still complete it, and then counts again), unless the table
+ *     is half full (a flood: room for new connections comes first);
  *   - established, or a client FIN or RST went by: the socket decides;
  *     gone, or past ESTABLISHED (the client's FIN accepted, or the
  *     server's), the connection no longer counts;
@@ -362,8 +388,10 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 	st = tm_sflow_sk_state(s->net, f);
 	switch (st) {
 	case TM_SK_OPEN:
-		if (!est)
+		if (!est) {
 			set_bit(TM_SFLOW_EST, &f->flags);
+			tm_sflow_count(f, true);
+		}
 		/* A RST still on its way to the socket: look again. */
 		if (check && idle >= HZ)
 			clear_bit(TM_SFLOW_CHECK, &f->flags);
@@ -380,7 +408,10 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 			tm_sflow_close(f);
 			return false;
 		}
-		return now - f->born >= TM_SFLOW_SYN_TIMEOUT;
+		if (now - f->born < TM_SFLOW_SYN_TIMEOUT)
+			return false;
+		tm_sflow_count(f, false);
+		return st == TM_SK_NONE || s->nflows >= TM_SID_MAX_FLOWS / 2;
 	}
 	return false;
 }

@@ -195,11 +195,13 @@ struct tm_sid {
  * @dif: the device its SYN came in by (for the socket lookup)
  * @born: jiffies of its SYN
  * @last: jiffies of its last packet
- * @flags: TM_SFLOW_CLOSING once it ended (it no longer counts),
- *	TM_SFLOW_REPORT while the replies go through @lb, TM_SFLOW_EST once
- *	its socket was seen established, TM_SFLOW_CHECK while a client's
- *	FIN or RST waits for the aging to ask the socket
- * @lock: guards @lb
+ * @flags: TM_SFLOW_CLOSING once it ended, TM_SFLOW_UNCOUNTED while it
+ *	does not count towards its SID's conns (closed, or a handshake
+ *	older than TM_SFLOW_SYN_TIMEOUT), TM_SFLOW_REPORT while the replies
+ *	go through @lb, TM_SFLOW_EST once its socket was seen established,
+ *	TM_SFLOW_CHECK while a client's FIN or RST waits for the aging to
+ *	ask the socket
+ * @lock: guards @lb, and the changes of CLOSING and UNCOUNTED
  * @lb: the load balancer's SID the replies report to (reply.c): set by
  *	the SYN, changed only by a RECOVER the connection's socket accepts
  */
@@ -212,7 +214,7 @@ struct tm_sflow {
 	int dif;
 	unsigned long born, last;
 	unsigned long flags;
-	spinlock_t lock;	/* guards @lb */
+	spinlock_t lock;	/* guards @lb, CLOSING, UNCOUNTED */
 	struct in6_addr lb;
 };
 
@@ -220,6 +222,7 @@ struct tm_sflow {
 #define TM_SFLOW_REPORT		1
 #define TM_SFLOW_EST		2	/* its socket was seen established */
 #define TM_SFLOW_CHECK		3	/* a client FIN or RST went by */
+#define TM_SFLOW_UNCOUNTED	4	/* not in its SID's conns */
 
 #define TM_SID_BUCKETS		64
 #define TM_SFLOW_BUCKETS	4096

@@ -20,7 +20,9 @@
 #   - conns: a RST or a FIN with a wrong sequence number does not end the
 #     connection's count (sid show conns-now), its real close does;
 #   - half-open: a flood of SYNs nobody completes is forgotten within
-#     seconds (conns-now back to 0), and connections succeed meanwhile.
+#     seconds (conns-now back to 0), and connections succeed meanwhile;
+#   - slow handshake: one that completes after the half-open timeout (the
+#     server retransmitted its SYN-ACK) still counts.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_srlb.sh"
@@ -182,8 +184,37 @@ test_half_open()
 	log_test "half-open connections of a SYN flood are forgotten within seconds"
 }
 
+# A client whose handshake takes longer than the half-open timeout (its
+# ACKs lost for 5 s, so that the server's request socket retransmits its
+# SYN-ACK): the connection still counts once it is established.
+test_slow_handshake()
+{
+	tm sid replace "$SID" accept policy always
+	check_err $? "sid replace always"
+	ip netns exec "$client" nft -f - <<-EOF
+	table inet slow {
+		chain out {
+			type filter hook output priority 0;
+			tcp dport $PORT tcp flags & syn == 0 drop
+		}
+	}
+	EOF
+	check_err $? "nft: drop the client's ACKs"
+	long_open 4
+	sleep 5
+	ip netns exec "$client" nft delete table inet slow
+	expect_eq "slow connection answered by" "$(long_server 4)" s1
+	long_echo 4 slow
+	check_err $? "slow connection: no echo"
+	poll_eq "conns-now once the slow handshake completed" 1 conns
+	long_close 4
+	poll_eq "conns-now after it closed" 0 conns
+	log_test "a handshake slower than the half-open timeout still counts"
+}
+
 test_report
 test_conns
 test_half_open
+test_slow_handshake
 
 exit "$EXIT_STATUS"
