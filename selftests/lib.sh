@@ -20,6 +20,7 @@ RET=0		# result of the checks of the current log_test
 # shellcheck disable=SC2034 # the exit status of the sourcing test
 EXIT_STATUS=0	# result of the whole script
 NS_LIST=()
+MEMCG_LIST=()
 
 check_err()
 {
@@ -129,14 +130,50 @@ veth_pair()
 		ip -n "$2" link set veth2 up
 }
 
+# memcg_new NAME: a new memory cgroup (cgroup2) for the test, its path in
+# CG; false when there is none (no memory controller: logged; or mkdir
+# failed: an error of the current test).  Removed by cleanup_ns.
+memcg_new()
+{
+	local root=/sys/fs/cgroup
+
+	grep -q "^[^ ]* $root cgroup2 " /proc/mounts ||
+		mount -t cgroup2 none "$root" 2>/dev/null
+	if ! grep -qw memory "$root/cgroup.controllers" 2>/dev/null; then
+		log_info "no cgroup2 memory controller: memcg part skipped"
+		return 1
+	fi
+	echo +memory >"$root/cgroup.subtree_control" 2>/dev/null
+	CG=$root/tm-$1-$$
+	if ! mkdir "$CG"; then
+		check_err 1 "mkdir $CG"
+		CG=
+		return 1
+	fi
+	MEMCG_LIST+=("$CG")
+}
+
+# in_memcg CG CMD...: run CMD in memory cgroup CG.
+in_memcg()
+{
+	# shellcheck disable=SC2016 # $$ and $1 are the inner shell's
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
+}
+
+# cleanup_ns: remove the namespaces (setup_ns), then the memory cgroups
+# (memcg_new) of the test.
 cleanup_ns()
 {
-	local ns
+	local ns cg
 
 	for ns in "${NS_LIST[@]}"; do
 		ip netns del "$ns" 2>/dev/null
 	done
 	NS_LIST=()
+	for cg in "${MEMCG_LIST[@]}"; do
+		rmdir "$cg" 2>/dev/null
+	done
+	MEMCG_LIST=()
 }
 
 # Tests that need more cleanup define cleanup() and call cleanup_ns in it.

@@ -31,7 +31,6 @@ require_module
 
 PRIV=$TM_TOP/selftests/priv.py
 MAGLEV_LIMIT=${MAGLEV_LIMIT:-60}
-CG=''
 
 # nobody, HOME and cwd readable by it.
 as_nobody()
@@ -47,12 +46,6 @@ lwt_key()
 	# 6.1 keeps the sysctl in nf_conntrack.
 	[ -e "$f" ] || modprobe -q nf_conntrack 2>/dev/null
 	cat "$f" 2>/dev/null || echo missing
-}
-
-cleanup()
-{
-	[ -n "$CG" ] && [ -d "$CG" ] && rmdir "$CG" 2>/dev/null
-	cleanup_ns
 }
 
 test_sid_key()
@@ -125,19 +118,12 @@ test_maglev()
 
 test_memcg()
 {
-	local root=/sys/fs/cgroup max=$((48 << 20)) rules=30000 peak rc
+	local max=$((48 << 20)) rules=30000 peak rc
 
-	if ! grep -q cgroup2 /proc/mounts; then
-		mount -t cgroup2 none "$root" 2>/dev/null ||
-			{ log_info "no cgroup2: memcg part skipped"; return; }
-	fi
-	if ! grep -qw memory "$root/cgroup.controllers"; then
-		log_info "no memory controller: memcg part skipped"
+	if ! memcg_new priv; then
+		[ "$RET" -ne 0 ] && log_test "memcg"
 		return
 	fi
-	echo +memory >"$root/cgroup.subtree_control" 2>/dev/null
-	CG=$root/tm-priv-$$
-	mkdir "$CG" || { check_err 1 "mkdir $CG"; log_test "memcg"; return; }
 	echo "$max" >"$CG/memory.max"
 	echo 0 >"$CG/memory.swap.max" 2>/dev/null
 	(

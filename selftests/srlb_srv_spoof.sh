@@ -22,7 +22,9 @@
 #   - half-open: a flood of SYNs nobody completes is forgotten within
 #     seconds (conns-now back to 0), and connections succeed meanwhile;
 #   - slow handshake: one that completes after the half-open timeout (the
-#     server retransmitted its SYN-ACK) still counts.
+#     server retransmitted its SYN-ACK) still counts;
+#   - memory cgroup: the connections a flood makes are charged to whoever
+#     bound the first SID, and bounded by its memory.max.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_srlb.sh"
@@ -212,9 +214,41 @@ test_slow_handshake()
 	log_test "a handshake slower than the half-open timeout still counts"
 }
 
+# The connections of a namespace are charged to the memory cgroup of
+# whoever bound its first SID: there, a flood of SYNs pins no more than
+# memory.max.
+test_memcg()
+{
+	local cur max peak out
+
+	memcg_new sflows || {
+		[ "$RET" -ne 0 ] && log_test "memory cgroup"
+		return
+	}
+	# The last SID goes, with the table; the next one is the first again.
+	tm sid del "$SID"
+	in_memcg "$CG" "$TMCTL" -n "$srv" sid add "$SID" accept policy always
+	check_err $? "sid add $SID from $CG"
+	cur=$(cat "$CG/memory.current")
+	max=$((cur + 65536))
+	echo "$max" >"$CG/memory.max"
+	pkt flood --src fd00:bad:: --lb "$LB_SID" --tag 0 --flows 3000 \
+		--time 3 >"$TMP/sent"
+	peak=$(cat "$CG/memory.peak" 2>/dev/null || cat "$CG/memory.current")
+	log_info "$(cat "$TMP/sent") SYNs of 3000 connections (96 bytes each): memory.current $cur -> $(cat "$CG/memory.current"), peak $peak, max $max"
+	[ "$peak" -gt $((cur + 8192)) ] 2>/dev/null
+	check_err $? "the connections were not charged to the SID's binder"
+	[ "$peak" -le "$max" ] 2>/dev/null
+	check_err $? "memory.peak $peak above memory.max $max"
+	out=$(connect "$PORT")
+	expect_eq "a connection at memory.max" "${out//$'\n'/\\n}" 's1\nhello'
+	log_test "memory cgroup: connections charged to the SID's binder, bounded"
+}
+
 test_report
 test_conns
 test_half_open
 test_slow_handshake
+test_memcg
 
 exit "$EXIT_STATUS"

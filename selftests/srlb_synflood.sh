@@ -42,7 +42,6 @@ PORT2=8082
 PORT3=8083
 PORTS=("$PORT" "$PORT2" "$PORT3")
 PARAM=/sys/module/tuplemerge/parameters/lb_max_flows
-CG=
 
 client='' lb='' srv1='' srv2='' srv3=''
 setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
@@ -54,7 +53,6 @@ MAX0=$(cat "$PARAM" 2>/dev/null)
 test_cleanup()
 {
 	[ -n "$MAX0" ] && echo "$MAX0" >"$PARAM"
-	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
 }
 
 # steered_cport SERVICE CPORT: lb's flow of that client port, if steered.
@@ -218,21 +216,14 @@ test_netns_cap()
 
 test_memcg()
 {
-	local root=/sys/fs/cgroup cur nsfull flows
+	local cur nsfull flows
 
-	if ! grep -qw memory "$root/cgroup.controllers" 2>/dev/null; then
-		mount -t cgroup2 none "$root" 2>/dev/null
-	fi
-	if ! grep -qw memory "$root/cgroup.controllers" 2>/dev/null; then
-		log_info "no cgroup2 memory controller: memcg part skipped"
+	if ! memcg_new lbflows; then
+		[ "$RET" -ne 0 ] && log_test "memory cgroup"
 		return
 	fi
-	echo +memory >"$root/cgroup.subtree_control" 2>/dev/null
-	CG=$root/tm-lbflows-$$
-	mkdir "$CG" || { check_err 1 "mkdir $CG"; return; }
 	# The service's creator is in the cgroup: its flows are charged there.
-	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$CG" \
-		"$TMCTL" -n "$lb" lb service add capped vip "$VIP" \
+	in_memcg "$CG" "$TMCTL" -n "$lb" lb service add capped vip "$VIP" \
 		sid "$LB_SID3" tcp port "$PORT3" choices 2 syn-timeout 60 &&
 		tm_lb lb backend add capped "$(sid_of 2)" &&
 		tm_lb rule add lbt id 3 dst "$VIP/128" proto tcp \
