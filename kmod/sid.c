@@ -524,7 +524,7 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
  * for a grace period after nf_unregister_net_hooks(), so the table is
  * detached first, under flock: tm_sflow_add() then finds no table and
  * adds nothing, and the flows in the detached table are all there is to
- * free.
+ * free, one bucket at a time (up to TM_SID_MAX_FLOWS of them).
  */
 static void tm_sids_unhook(struct net *net, struct tm_sids *s)
 {
@@ -538,10 +538,14 @@ static void tm_sids_unhook(struct net *net, struct tm_sids *s)
 	spin_lock_bh(&s->flock);
 	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
 	RCU_INIT_POINTER(s->flows, NULL);
-	for (i = 0; i < TM_SFLOW_BUCKETS; i++)
-		tm_sflow_sweep_bucket(s, &flows[i], NULL, false);
-	WARN_ON_ONCE(s->nflows);
 	spin_unlock_bh(&s->flock);
+	for (i = 0; i < TM_SFLOW_BUCKETS; i++) {
+		spin_lock_bh(&s->flock);
+		tm_sflow_sweep_bucket(s, &flows[i], NULL, false);
+		spin_unlock_bh(&s->flock);
+		cond_resched();
+	}
+	WARN_ON_ONCE(s->nflows);
 	synchronize_rcu();
 	kvfree(flows);
 	tm_memcg_put(s->memcg);
