@@ -441,7 +441,8 @@ static int tm_u32_cmp(const void *a, const void *b)
  * The ids of @rs in increasing order, in a kvmalloc()ed array.  A dump
  * holds it until it ends, however long its reader waits: charged to the
  * dumping task's memory cgroup, and refused (ENOMEM) rather than calling
- * the cgroup's OOM killer when the cgroup is full.
+ * the cgroup's OOM killer when the cgroup is full; that refusal is the
+ * caller's to see, not a warning with a stack trace in the kernel log.
  */
 int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n)
 {
@@ -449,7 +450,8 @@ int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n)
 	int err;
 
 	s.ids = kvmalloc_array(max(s.max, 1u), sizeof(u32),
-			       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL);
+			       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+			       __GFP_NOWARN);
 	if (!s.ids)
 		return -ENOMEM;
 	err = tm_rules_for_each(rs, tm_ids_one, &s);
