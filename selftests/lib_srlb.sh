@@ -2,15 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers of the SRv6 load-balancing selftests (srlb_lb.sh,
-# srlb_scaleout.sh), sourced after lib.sh.  The test defines:
+# srlb_scaleout.sh, srlb_spoof.sh, srlb_hmac.sh), sourced after lib.sh.
+# The test defines:
 #	client		the client's namespace
+#	lb		the load balancer's (srlb_lb_net, tm_lb and after)
+#	CLIENT		the client's address (srlb_lb_net, srlb_report)
 #	SRV		the servers' namespaces, indexes 1 to 3
 #	VIP, PORT	the service the client connects to
 #	PORTS		the ports every server listens on (the VIP's)
 #	TMP		a scratch directory
 # and the helpers keep LISTENERS (the servers' socat), LONG_PID and
 # LONG_FD (long-lived connections: the client's socat, the fifo feeding it).
-# shellcheck disable=SC2154 # client, SRV, VIP, PORT, PORTS, TMP: the test's
+# shellcheck disable=SC2154 # client, lb, CLIENT, SRV, VIP, PORT, PORTS, TMP: the test's
 
 LISTENERS=()
 LONG_PID=()
@@ -40,6 +43,82 @@ tm_srv()
 
 	shift
 	"$TMCTL" -n "${SRV[i]}" "$@"
+}
+
+tm_lb()
+{
+	"$TMCTL" -n "$lb" "$@"
+}
+
+# lbc SERVICE COUNTER: a counter of lb's service.
+lbc()
+{
+	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
+}
+
+# flow_of SERVICE CPORT: lb's flow of the client's port, or nothing.
+flow_of()
+{
+	tm_lb lb flows show "$1" 2>/dev/null | grep " cport $2 "
+}
+
+# srlb_lb_net: the network of srlb_lb.sh (no module configuration):
+#
+#   client veth0 CLIENT/64 -- vc fd00:c::1  lb  vI fd00:I::1 -- veth0 fd00:I::2 srvI
+#                                        fc00:I::/64 via srvI    VIP on lo, SID
+#                                                                fc00:I::100: End
+srlb_lb_net()
+{
+	local i ns
+
+	for ns in "$client" "$lb" "${SRV[@]}"; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+	done
+	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
+		ip -n "$client" addr add "$CLIENT/64" dev veth0 nodad &&
+		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
+		ip -n "$client" link set veth0 up &&
+		ip -n "$lb" link set vc up &&
+		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+		ip -n "$client" -6 route add default via fd00:c::1 || return 1
+	for i in 1 2 3; do
+		ns=${SRV[i]}
+		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
+			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
+			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
+			ip -n "$lb" link set "v$i" up &&
+			ip -n "$ns" link set veth0 up &&
+			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
+			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
+			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
+			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
+				encap seg6local action End dev veth0 || return 1
+	done
+}
+
+# srlb_report NS LBSID SPORT CPORT SERVER [ARGS...]: from NS, a
+# well-formed report (source the VIP, SYN-ACK) of CLIENT:CPORT -> VIP:SPORT
+# naming SERVER; ARGS go to srlb_pkt.py (e.g. --hmac KEYID:SECRET).
+srlb_report()
+{
+	local ns=$1 lbsid=$2 sport=$3 cport=$4 server=$5
+
+	shift 5
+	ip netns exec "$ns" python3 "$(dirname "$0")/srlb_pkt.py" report \
+		--src "$VIP" --vip "$VIP" --lb "$lbsid" --sid "$server" \
+		--client "$CLIENT" --port "$sport" --sport "$cport" \
+		--seq 1000 --ack 1 "$@"
+}
+
+# connect_from CPORT [PORT]: a connection from the client's port CPORT;
+# prints the server's name ("s1") or nothing.
+connect_from()
+{
+	printf 'hello\n' | ip netns exec "$client" timeout 20 \
+		socat -t 10 - "TCP6:[$VIP]:${2:-$PORT},sourceport=$1" \
+		2>/dev/null | head -n 1
 }
 
 # number_after NAME: the number after the word NAME in stdin.

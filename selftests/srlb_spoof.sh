@@ -50,51 +50,11 @@ SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
 
-tm_lb()
-{
-	"$TMCTL" -n "$lb" "$@"
-}
-
-lbc()
-{
-	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
-}
-
-# flow_of SERVICE CPORT: lb's flow of the client's port, or nothing.
-flow_of()
-{
-	tm_lb lb flows show "$1" 2>/dev/null | grep " cport $2 "
-}
-
 setup()
 {
-	local i ns
+	local i
 
-	for ns in "$client" "$lb" "${SRV[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
-		ip -n "$client" addr add "$CLIENT/64" dev veth0 nodad &&
-		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
-		ip -n "$client" link set veth0 up &&
-		ip -n "$lb" link set vc up &&
-		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in 1 2 3; do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
-			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$lb" link set "v$i" up &&
-			ip -n "$ns" link set veth0 up &&
-			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
-				encap seg6local action End dev veth0 || return 1
-	done
+	srlb_lb_net || return 1
 	ip -n "$lb" -6 route add blackhole fc00:7::/64 &&
 		ip -n "$lb" -6 route add blackhole fc00:8::/64 || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
@@ -120,36 +80,7 @@ setup()
 # (source the VIP, SYN-ACK) of client:CPORT -> VIP:SPORT naming SERVER.
 spoof_report()
 {
-	ip netns exec "${SRV[3]}" python3 - "$1" "$VIP" "$CLIENT" "$4" "$2" \
-		"$3" <<'EOF'
-import socket
-import struct
-import sys
-
-def addr(a):
-    return socket.inet_pton(socket.AF_INET6, a)
-
-lb, vip, client, server = (addr(a) for a in sys.argv[1:5])
-sport, cport = int(sys.argv[5]), int(sys.argv[6])
-tcp = struct.pack("!HHIIBBHHH", sport, cport, 1000, 1, 5 << 4, 0x12,
-                  65535, 0, 0)
-segs = [client, server, lb]
-REPORT = 0x5204
-srh = struct.pack("!BBBBBBH", 6, 2 * len(segs), 4, 2, 2, 0, REPORT)
-payload = srh + b"".join(segs) + tcp
-pkt = struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) + vip + lb + payload
-s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
-s.sendto(pkt, (sys.argv[1], 0))
-EOF
-}
-
-# connect_from CPORT [PORT]: a connection from the client's port CPORT;
-# prints the server's name ("s1") or nothing.
-connect_from()
-{
-	printf 'hello\n' | ip netns exec "$client" timeout 20 \
-		socat -t 10 - "TCP6:[$VIP]:${2:-$PORT},sourceport=$1" \
-		2>/dev/null | head -n 1
+	srlb_report "${SRV[3]}" "$@"
 }
 
 test_unknown_attacker()
