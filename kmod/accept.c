@@ -33,6 +33,14 @@
  * (or the last candidate) takes it.  Another tag is a hunt without a load
  * balancer to report to, e.g. an SRH the client inserted.
  *
+ * A SID with a seg6 HMAC key id takes or passes on such a packet only
+ * when its SRH has an HMAC TLV of that key id that verifies (srh.c), before
+ * anything else: any other is dropped and counted "hmac-bad" (or
+ * "hmac-nokey" without the key in the namespace), so that a sender in the
+ * SR domain without the key can neither open a connection through the SID
+ * nor move a connection's reports.  The HMAC does not cover segments
+ * left: the hunt's candidates all check the same one.
+ *
  * An SRH that is not well formed (lengths, SL out of range, more than
  * TM_SRH_MAX_SEGS segments, a destination that is not segments[SL]) is
  * dropped and counted.  Packets without an SRH, with an SRH of another
@@ -127,7 +135,9 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	struct tm_sflow *f;
 	struct tm_sid *sid;
 	bool last, bad;
+	u32 hmac;
 	u16 tag;
+	int err;
 
 	if (!dst || !dst->lwtstate ||
 	    dst->lwtstate->type != LWTUNNEL_ENCAP_SEG6_LOCAL)
@@ -153,6 +163,15 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
 	if (th->doff < sizeof(*th) / 4)
 		goto malformed;
+	hmac = READ_ONCE(sid->hmac);
+	if (hmac) {
+		err = tm_srh_hmac_check(state->net, srh, &ip6h->saddr, hmac);
+		if (err) {
+			tm_sid_count(sid, err == -ENOKEY ? TM_SIDC_HMAC_NOKEY :
+				     TM_SIDC_HMAC_BAD);
+			return NF_DROP;
+		}
+	}
 	vip = srh->segments[0];
 	lb = srh->segments[1];
 	last = srh->segments_left == 2;

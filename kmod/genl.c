@@ -386,6 +386,8 @@ static const struct nla_policy tm_sid_new_policy[TM_A_MAX + 1] = {
 					     TM_SID_POLICY_MAX),
 	[TM_A_SID_THRESHOLD] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						     &tm_sid_threshold_range),
+	/* The kernel's seg6 HMAC key ids start at 1 (seg6_genl_sethmac()). */
+	[TM_A_SID_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct nla_policy tm_sid_policy[TM_A_MAX + 1] = {
@@ -430,6 +432,7 @@ static const struct nla_policy tm_lb_service_new_policy[TM_A_MAX + 1] = {
 						      &tm_lb_timeout_range),
 	[TM_A_LB_SYN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &tm_lb_timeout_range),
+	[TM_A_LB_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static const struct nla_policy tm_lb_name_policy[TM_A_MAX + 1] = {

@@ -584,6 +584,7 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	svc->idle = cfg->idle;
 	svc->fin = cfg->fin;
 	svc->syn = cfg->syn;
+	svc->hmac = cfg->hmac;
 	atomic_set(&svc->nflows, 0);
 	INIT_LIST_HEAD(&svc->halfopen);
 	svc->memcg = tm_memcg_owner();

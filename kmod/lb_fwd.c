@@ -41,6 +41,14 @@
  * server is a candidate, which is forwarded without learning anything.
  * Any other packet with an SRH sent to a service's LB SID is dropped and
  * counted malformed; one without an SRH is routed as usual.
+ *
+ * A service with a seg6 HMAC key id signs every SRH it inserts (srh.c),
+ * and takes a well-formed report only when its SRH has an HMAC TLV of
+ * that key id that verifies, before anything else is looked at: any other
+ * is dropped and counted "hmac-bad", so that a sender in the SR domain
+ * without the key cannot report at all.  Without the key in the
+ * namespace, packets to sign and reports to check are dropped and counted
+ * "hmac-nokey".
  */
 #include <linux/icmpv6.h>
 #include <linux/ipv6.h>
@@ -100,6 +108,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	struct tm_lflow *f;
 	u8 fstate;
 	u16 tag;
+	int err;
 
 	if (state->pf != NFPROTO_IPV6 || ipv6_hdr(skb)->nexthdr != svc->proto)
 		goto drop;
@@ -154,6 +163,8 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		tm_lflow_seen(f);
 	segs[1] = svc->sid;
 	srhlen = sizeof(struct ipv6_sr_hdr) + n * sizeof(segs[0]);
+	if (svc->hmac)
+		srhlen += TM_SRH_HMAC_LEN;
 
 	dst = tm_lb_route(state->net, skb, &segs[n - 1]);
 	if (!dst->error) {
@@ -165,7 +176,12 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 			return NF_DROP;
 		}
 	}
-	if (tm_srh_push(skb, segs, n, tag))
+	err = tm_srh_push(skb, state->net, segs, n, tag, svc->hmac);
+	if (err == -ENOKEY) {
+		tm_lb_count(svc, TM_LBC_HMAC_NOKEY);
+		return NF_DROP;
+	}
+	if (err)
 		goto drop;
 	/* The routing of the receive path sees a route and keeps it. */
 	skb_dst_drop(skb);
@@ -188,6 +204,7 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	unsigned int srhlen;
 	struct tm_lflow *f;
 	bool bad;
+	int err;
 
 	if (ipv6_hdr(skb)->nexthdr != NEXTHDR_ROUTING)
 		return NF_ACCEPT;
@@ -204,6 +221,15 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
 	if (svc->port && th->source != svc->port)
 		goto malformed;
+	if (svc->hmac) {
+		err = tm_srh_hmac_check(state->net, srh, &ipv6_hdr(skb)->saddr,
+					svc->hmac);
+		if (err) {
+			tm_lb_count(svc, err == -ENOKEY ? TM_LBC_HMAC_NOKEY :
+				    TM_LBC_HMAC_BAD);
+			return NF_DROP;
+		}
+	}
 	client = srh->segments[0];
 	server = srh->segments[1];
 

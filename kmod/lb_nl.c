@@ -29,6 +29,8 @@ static const u8 tm_lbc_attr[TM_LBC_MAX] = {
 	[TM_LBC_REFUSED] = TM_A_LB_REFUSED,
 	[TM_LBC_EVICTED] = TM_A_LB_EVICTED,
 	[TM_LBC_NS_FULL] = TM_A_LB_NS_FULL,
+	[TM_LBC_HMAC_BAD] = TM_A_LB_HMAC_BAD,
+	[TM_LBC_HMAC_NOKEY] = TM_A_LB_HMAC_NOKEY,
 };
 
 #define TM_LB_SVC_MSG_SIZE	(NLMSG_GOODSIZE + TM_LB_MAX_BACKENDS * \
@@ -74,6 +76,8 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 	    nla_put_u32(skb, TM_A_LB_FIN_TIMEOUT, svc->fin) ||
 	    nla_put_u32(skb, TM_A_LB_SYN_TIMEOUT, svc->syn) ||
 	    tm_put_generation(skb, generation))
+		goto nospace;
+	if (svc->hmac && nla_put_u32(skb, TM_A_LB_HMAC_KEY, svc->hmac))
 		goto nospace;
 	if (b && (nla_put_in6_addr(skb, TM_A_LB_BACKEND_SID, &b->sid) ||
 		  nla_put_u32(skb, TM_A_LB_BACKEND_WEIGHT, b->weight)))
@@ -212,6 +216,12 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 				TM_LB_FIN_TIMEOUT_DEFAULT);
 	cfg.syn = tm_get_u32_or(info, TM_A_LB_SYN_TIMEOUT,
 				TM_LB_SYN_TIMEOUT_DEFAULT);
+	/*
+	 * A key id, not a key: it need not exist yet ("ip sr hmac" may come
+	 * later, and may delete it again at any time); packets then count
+	 * hmac-nokey.
+	 */
+	cfg.hmac = tm_get_u32_or(info, TM_A_LB_HMAC_KEY, 0);
 
 	mutex_lock(&tn->lock);
 	err = tm_lb_svc_add(net, tn, &cfg, info->extack, &svc);

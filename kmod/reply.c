@@ -17,6 +17,10 @@
  * the state, so that the load balancer ages the flow out early; its FIN
  * also ends the connection's count towards the SID's policy.
  *
+ * A SID with a seg6 HMAC key id signs its reports with it (an HMAC TLV,
+ * srh.c); without the key in the namespace, the reply is dropped and
+ * counted "hmac-nokey" (unsigned, the load balancer would drop it).
+ *
  * A report must fit the path: a packet that would not (segmentation
  * offload, or longer than the route's MTU with the SRH) goes straight to
  * the client instead; a later small reply reports.
@@ -44,8 +48,11 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 	const struct dst_entry *dst;
 	struct tcphdr _th;
 	const struct tcphdr *th;
+	unsigned int srhlen = TM_REPORT_SRHLEN;
 	struct tm_sflow *f;
 	bool closing;
+	u32 hmac;
+	int err;
 
 	if (ip6h->nexthdr != IPPROTO_TCP)
 		return NF_ACCEPT;
@@ -73,12 +80,18 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 	spin_unlock_bh(&f->lock);
 	if (ipv6_addr_any(&segs[2]))
 		return NF_ACCEPT;
+	hmac = READ_ONCE(f->sid->hmac);
+	if (hmac)
+		srhlen += TM_SRH_HMAC_LEN;
 	dst = skb_dst(skb);
-	if (skb_is_gso(skb) ||
-	    (dst && skb->len + TM_REPORT_SRHLEN > dst_mtu(dst)))
+	if (skb_is_gso(skb) || (dst && skb->len + srhlen > dst_mtu(dst)))
 		return NF_ACCEPT;
 	segs[1] = f->sid->addr;
-	if (tm_srh_push(skb, segs, TM_REPORT_SEGS, TM_SRLB_TAG_REPORT))
+	err = tm_srh_push(skb, state->net, segs, TM_REPORT_SEGS,
+			  TM_SRLB_TAG_REPORT, hmac);
+	if (err == -ENOKEY)
+		tm_sid_count(f->sid, TM_SIDC_HMAC_NOKEY);
+	if (err)
 		return NF_DROP;
 	if (ip6_route_me_harder(state->net, state->sk, skb))
 		return NF_DROP;

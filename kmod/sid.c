@@ -584,6 +584,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 		/* The hook reads them without a lock: one or the other. */
 		WRITE_ONCE(sid->threshold, cfg->threshold);
 		WRITE_ONCE(sid->policy, cfg->policy);
+		WRITE_ONCE(sid->hmac, cfg->hmac);
 		*out = sid;
 		return 0;
 	}
@@ -611,6 +612,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	sid->addr = cfg->addr;
 	sid->policy = cfg->policy;
 	sid->threshold = cfg->threshold;
+	sid->hmac = cfg->hmac;
 	atomic_set(&sid->conns, 0);
 	if (!s->hooked) {
 		err = tm_sids_hook(net, s, extack);

@@ -20,6 +20,8 @@ static const u8 tm_sidc_attr[TM_SIDC_MAX] = {
 	[TM_SIDC_UNKNOWN] = TM_A_SID_UNKNOWN,
 	[TM_SIDC_MALFORMED] = TM_A_SID_MALFORMED,
 	[TM_SIDC_REPORTS] = TM_A_SID_REPORTS,
+	[TM_SIDC_HMAC_BAD] = TM_A_SID_HMAC_BAD,
+	[TM_SIDC_HMAC_NOKEY] = TM_A_SID_HMAC_NOKEY,
 };
 
 static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
@@ -42,6 +44,9 @@ static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
 		if (nla_put_u32(skb, TM_A_SID_THRESHOLD,
 				READ_ONCE(sid->threshold)))
 			goto nospace;
+	if (READ_ONCE(sid->hmac) &&
+	    nla_put_u32(skb, TM_A_SID_HMAC_KEY, READ_ONCE(sid->hmac)))
+		goto nospace;
 	if (counters) {
 		if (nla_put_u32(skb, TM_A_SID_CONNS,
 				max(atomic_read(&sid->conns), 0)) ||
@@ -126,6 +131,9 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	}
 	if (thr)
 		cfg.threshold = nla_get_u32(info->attrs[TM_A_SID_THRESHOLD]);
+	/* A key id that need not exist yet: see tm_nl_lb_service_new(). */
+	if (info->attrs[TM_A_SID_HMAC_KEY])
+		cfg.hmac = nla_get_u32(info->attrs[TM_A_SID_HMAC_KEY]);
 	/* Both the socket's opener and the caller, as GENL_ADMIN_PERM. */
 	cfg.global_ok = netlink_capable(skb, CAP_NET_ADMIN);
 

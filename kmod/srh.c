@@ -14,10 +14,21 @@
  * its pseudo-header uses the final destination, which both ends of the
  * path agree on.  A sum the device computed over the received bytes
  * (CHECKSUM_COMPLETE) no longer covers them and is dropped.
+ *
+ * With a seg6 HMAC key id, the SRH ends with an HMAC TLV (RFC 8754
+ * section 2.1.2) and has the kernel's HMAC flag, laid out and computed as
+ * the kernel's own seg6_push_hmac() does (net/ipv6/seg6_hmac.c): over the
+ * source address, first_segment, the flags, the key id and the segments,
+ * not segments left, so that the kernel's End on a candidate that passes
+ * the packet on checks it too (seg6_require_hmac).  The check here does
+ * not follow that sysctl: the caller asked for an HMAC, so one must be
+ * there, of that key id, and verify.
  */
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
+#include <crypto/algapi.h>
 #include <net/ipv6.h>
+#include <net/seg6_hmac.h>
 #include <uapi/linux/seg6.h>
 
 #include "tm.h"
@@ -33,16 +44,41 @@ static void tm_srh_at_network(struct sk_buff *skb)
 		__skb_push(skb, -off);
 }
 
-int tm_srh_push(struct sk_buff *skb, const struct in6_addr *segs,
-		unsigned int n, u16 tag)
+/* RFC 8754 Pad1: a single byte, no length. */
+#define TM_SR6_TLV_PAD1		0
+
+/*
+ * The HMAC text of the kernel (seg6_hmac_compute()) holds the source,
+ * 6 bytes and the segments in SEG6_HMAC_RING_SIZE bytes.
+ */
+#define TM_SRH_HMAC_MAX_SEGS \
+	((SEG6_HMAC_RING_SIZE - 1 - 16 - 1 - 1 - 4) / 16)
+
+/*
+ * Called under the RCU read lock (the hooks) with a @hmac key id: @net's
+ * key of that id; -ENOKEY without one.
+ */
+int tm_srh_push(struct sk_buff *skb, struct net *net,
+		const struct in6_addr *segs, unsigned int n, u16 tag, u32 hmac)
 {
 	unsigned int srhlen = sizeof(struct ipv6_sr_hdr) + n * sizeof(*segs);
+	struct seg6_hmac_info *hinfo = NULL;
+	struct sr6_tlv_hmac *tlv;
 	struct ipv6_sr_hdr *srh;
 	struct ipv6hdr *ip6h;
 	int err;
 
 	if (n < 2 || n > TM_SRH_MAX_SEGS)
 		return -EINVAL;
+	if (hmac) {
+		if (n > TM_SRH_HMAC_MAX_SEGS)
+			return -EMSGSIZE;
+		/* Before the packet changes: it then only gains the SRH. */
+		hinfo = seg6_hmac_info_lookup(net, hmac);
+		if (!hinfo)
+			return -ENOKEY;
+		srhlen += TM_SRH_HMAC_LEN;
+	}
 	tm_srh_at_network(skb);
 	err = skb_cow_head(skb, srhlen + skb->mac_len);
 	if (err)
@@ -71,7 +107,16 @@ int tm_srh_push(struct sk_buff *skb, const struct in6_addr *segs,
 	ip6h->payload_len = htons(ntohs(ip6h->payload_len) + srhlen);
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
-	return 0;
+	if (!hinfo)
+		return 0;
+	/* Last in the SRH, where the kernel's End looks for it. */
+	srh->flags = SR6_FLAG1_HMAC;
+	tlv = (struct sr6_tlv_hmac *)&srh->segments[n];
+	tlv->tlvhdr.type = SR6_TLV_HMAC;
+	tlv->tlvhdr.len = TM_SRH_HMAC_LEN - sizeof(tlv->tlvhdr);
+	tlv->reserved = 0;
+	tlv->hmackeyid = cpu_to_be32(hmac);
+	return seg6_hmac_compute(hinfo, srh, &ip6h->saddr, tlv->hmac);
 }
 
 int tm_srh_pop(struct sk_buff *skb, unsigned int srhlen,
@@ -140,4 +185,62 @@ const struct ipv6_sr_hdr *tm_srh_get(struct sk_buff *skb, unsigned int extra,
 		return NULL;
 	*bad = false;
 	return srh;
+}
+
+/*
+ * Whether @srh (from tm_srh_get(): the whole SRH is in the linear part,
+ * first_segment fits its length) carries an HMAC TLV of key id @hmac that
+ * verifies, for the source address @saddr, with @net's key of that id.
+ * The TLVs after the segments are walked up to the SRH's length: Pad1 is
+ * one byte, any other TLV two plus its length, and one that does not fit
+ * ends the walk as malformed; two HMAC TLVs are malformed too.  0: it
+ * verifies; -ENOKEY: @net has no such key; -EBADMSG: no HMAC TLV, another
+ * key id, a malformed TLV or a wrong HMAC.  Under the RCU read lock.
+ */
+int tm_srh_hmac_check(struct net *net, const struct ipv6_sr_hdr *srh,
+		      const struct in6_addr *saddr, u32 hmac)
+{
+	unsigned int srhlen = (srh->hdrlen + 1) << 3, off, len;
+	const struct sr6_tlv_hmac *tlv = NULL;
+	u8 mac[SEG6_HMAC_FIELD_LEN];
+	struct seg6_hmac_info *hinfo;
+	struct in6_addr src = *saddr;
+	const u8 *p = (const u8 *)srh;
+	__be32 keyid;
+
+	off = sizeof(*srh) + (srh->first_segment + 1) * sizeof(struct in6_addr);
+	while (off < srhlen) {
+		if (p[off] == TM_SR6_TLV_PAD1) {
+			off++;
+			continue;
+		}
+		if (off + sizeof(struct sr6_tlv) > srhlen)
+			return -EBADMSG;
+		len = sizeof(struct sr6_tlv) + p[off + 1];
+		if (len > srhlen - off)
+			return -EBADMSG;
+		if (p[off] == SR6_TLV_HMAC) {
+			if (tlv || len != TM_SRH_HMAC_LEN)
+				return -EBADMSG;
+			tlv = (const struct sr6_tlv_hmac *)(p + off);
+		}
+		off += len;
+	}
+	if (!tlv)
+		return -EBADMSG;
+	/* The TLV may sit at any offset: its key id may be unaligned. */
+	memcpy(&keyid, &tlv->hmackeyid, sizeof(keyid));
+	if (be32_to_cpu(keyid) != hmac)
+		return -EBADMSG;
+	if (srh->first_segment + 1 > TM_SRH_HMAC_MAX_SEGS)
+		return -EBADMSG;
+	hinfo = seg6_hmac_info_lookup(net, hmac);
+	if (!hinfo)
+		return -ENOKEY;
+	/* The kernel's prototype is not const; it only reads the SRH. */
+	if (seg6_hmac_compute(hinfo, (struct ipv6_sr_hdr *)srh, &src, mac))
+		return -EBADMSG;
+	if (crypto_memneq(mac, tlv->hmac, sizeof(mac)))
+		return -EBADMSG;
+	return 0;
 }

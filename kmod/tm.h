@@ -153,6 +153,8 @@ enum tm_sidc {
 	TM_SIDC_UNKNOWN,
 	TM_SIDC_MALFORMED,
 	TM_SIDC_REPORTS,
+	TM_SIDC_HMAC_BAD,
+	TM_SIDC_HMAC_NOKEY,
 	TM_SIDC_MAX
 };
 
@@ -170,6 +172,8 @@ struct tm_sid_stats {
  * @threshold: for TM_SID_POLICY_CONNS and _BACKLOG
  * @conns: connections it accepted that have not closed
  * @load: the load the application last reported
+ * @hmac: seg6 HMAC key id that LB packets must carry and reports are
+ *	signed with, 0: none (read by the hooks without a lock)
  * @stats: per-CPU counters
  * @dead: unbound; no connection may be added (set and read under
  *	tm_sids.flock)
@@ -181,6 +185,7 @@ struct tm_sid {
 	u8 policy;
 	u32 threshold;
 	u32 load;
+	u32 hmac;
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
 	bool dead;
@@ -257,6 +262,8 @@ enum tm_lbc {
 	TM_LBC_REFUSED,
 	TM_LBC_EVICTED,
 	TM_LBC_NS_FULL,
+	TM_LBC_HMAC_BAD,
+	TM_LBC_HMAC_NOKEY,
 	TM_LBC_MAX
 };
 
@@ -303,6 +310,8 @@ struct tm_lb_tab {
  * @size: rows of its table
  * @max_flows: flows it remembers, at most
  * @idle, @fin, @syn: timeouts, seconds
+ * @hmac: seg6 HMAC key id its SRHs are signed with and its reports
+ *	checked against, 0: none
  * @backends, @nbackends: configuration (writers)
  * @tab: the published table, NULL without backends
  * @nflows: flows it remembers now (changed under tm_lb.flock)
@@ -326,6 +335,7 @@ struct tm_lb_svc {
 	u32 size;
 	u32 max_flows;
 	u32 idle, fin, syn;
+	u32 hmac;
 	struct tm_lb_backend *backends;
 	u32 nbackends;
 	struct tm_lb_tab __rcu *tab;
@@ -581,6 +591,7 @@ void tm_hook_unregister(struct net *net, struct tm_table *t);
  * @addr: the SID
  * @policy: TM_SID_POLICY_*
  * @threshold: of the conns, backlog and load policies
+ * @hmac: seg6 HMAC key id, 0: none
  * @global_ok: the caller may switch global state on: CAP_NET_ADMIN in the
  *	initial user namespace (the first SID turns nf_hooks_lwtunnel_enabled
  *	on for every namespace, for good)
@@ -589,6 +600,7 @@ struct tm_sid_cfg {
 	struct in6_addr addr;
 	u8 policy;
 	u32 threshold;
+	u32 hmac;
 	bool global_ok;
 };
 
@@ -618,12 +630,16 @@ void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 /* srh.c: inserting and removing SRHs */
 /* Longest SRH handled: the VIP, the LB SID and 14 candidates. */
 #define TM_SRH_MAX_SEGS		16
-int tm_srh_push(struct sk_buff *skb, const struct in6_addr *segs,
-		unsigned int n, u16 tag);
+/* An RFC 8754 HMAC TLV: type, length, reserved, key id, 32 bytes. */
+#define TM_SRH_HMAC_LEN		40
+int tm_srh_push(struct sk_buff *skb, struct net *net,
+		const struct in6_addr *segs, unsigned int n, u16 tag, u32 hmac);
 int tm_srh_pop(struct sk_buff *skb, unsigned int srhlen,
 	       const struct in6_addr *daddr);
 const struct ipv6_sr_hdr *tm_srh_get(struct sk_buff *skb, unsigned int extra,
 				     bool *bad);
+int tm_srh_hmac_check(struct net *net, const struct ipv6_sr_hdr *srh,
+		      const struct in6_addr *saddr, u32 hmac);
 
 /* The SRH's tag, enum tm_srlb_tag (the uapi says __u16, the wire __be16). */
 static inline u16 tm_srh_tag(const struct ipv6_sr_hdr *srh)
@@ -646,6 +662,7 @@ struct tm_lb_cfg {
 	u8 proto, k;
 	__be16 port;
 	u32 size, max_flows, idle, fin, syn;
+	u32 hmac;
 };
 
 void tm_lb_init(struct tm_lb *lb);

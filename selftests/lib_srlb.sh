@@ -9,8 +9,8 @@
 #	VIP, PORT	the service the client connects to
 #	PORTS		the ports every server listens on (the VIP's)
 #	TMP		a scratch directory
-# and may define CLIENT (the client's address, default fd00:c::2) and
-# test_cleanup (run by cleanup first).  The helpers keep LISTENERS (the
+# and may define CLIENT (the client's address, default fd00:c::2; set it
+# for srlb_report) and test_cleanup (run by cleanup first).  The helpers keep LISTENERS (the
 # servers' socat), LONG_PID and LONG_FD (long-lived connections: the
 # client's socat, the fifo feeding it).
 # shellcheck disable=SC2154 # client, lb, SRV, VIP, PORT, PORTS, TMP: the test's
@@ -67,6 +67,12 @@ sidc()
 	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | number_after "$2"
 }
 
+# flow_of SERVICE CPORT: lb's flow of the client's port, or nothing.
+flow_of()
+{
+	tm_lb lb flows show "$1" 2>/dev/null | grep " cport $2 "
+}
+
 # lb_topology [PREFIX...]: the network of srlb_lb.sh (drawn there): the
 # client (CLIENT, default fd00:c::2/64) on veth0 to lb's vc fd00:c::1/64;
 # lb forwards, and reaches server i (every index of SRV) on vi fd00:i::1/64
@@ -110,6 +116,20 @@ lb_topology()
 			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
 				encap seg6local action End dev veth0 || return 1
 	done
+}
+
+# srlb_report NS LBSID SPORT CPORT SERVER [ARGS...]: from NS, a
+# well-formed report (source the VIP, SYN-ACK) of CLIENT:CPORT -> VIP:SPORT
+# naming SERVER; ARGS go to srlb_pkt.py (e.g. --hmac KEYID:SECRET).
+srlb_report()
+{
+	local ns=$1 lbsid=$2 sport=$3 cport=$4 server=$5
+
+	shift 5
+	ip netns exec "$ns" python3 "$(dirname "$0")/srlb_pkt.py" report \
+		--src "$VIP" --vip "$VIP" --lb "$lbsid" --sid "$server" \
+		--client "${CLIENT:-fd00:c::2}" --port "$sport" --sport "$cport" \
+		--seq 1000 --ack 1 "$@"
 }
 
 # number_after NAME: the number after the word NAME in stdin.
@@ -232,6 +252,15 @@ connect()
 	printf 'hello\n' | ip netns exec "$client" \
 		timeout "${CONNECT_TIMEOUT:-30}" \
 		socat -t 15 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
+}
+
+# connect_from CPORT [PORT]: a connection from the client's port CPORT;
+# prints the server's name ("s1") or nothing.
+connect_from()
+{
+	printf 'hello\n' | ip netns exec "$client" timeout 20 \
+		socat -t 10 - "TCP6:[$VIP]:${2:-$PORT},sourceport=$1" \
+		2>/dev/null | head -n 1
 }
 
 # long_open N [PORT]: open long-lived connection N: a socat in the client

@@ -50,12 +50,6 @@ SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
 
-# flow_of SERVICE CPORT: lb's flow of the client's port, or nothing.
-flow_of()
-{
-	tm_lb lb flows show "$1" 2>/dev/null | grep " cport $2 "
-}
-
 setup()
 {
 	lb_topology fc00:7::/64 fc00:8::/64 || return 1
@@ -79,36 +73,7 @@ setup()
 # (source the VIP, SYN-ACK) of client:CPORT -> VIP:SPORT naming SERVER.
 spoof_report()
 {
-	ip netns exec "${SRV[3]}" python3 - "$1" "$VIP" "$CLIENT" "$4" "$2" \
-		"$3" <<'EOF'
-import socket
-import struct
-import sys
-
-def addr(a):
-    return socket.inet_pton(socket.AF_INET6, a)
-
-lb, vip, client, server = (addr(a) for a in sys.argv[1:5])
-sport, cport = int(sys.argv[5]), int(sys.argv[6])
-tcp = struct.pack("!HHIIBBHHH", sport, cport, 1000, 1, 5 << 4, 0x12,
-                  65535, 0, 0)
-segs = [client, server, lb]
-REPORT = 0x5204
-srh = struct.pack("!BBBBBBH", 6, 2 * len(segs), 4, 2, 2, 0, REPORT)
-payload = srh + b"".join(segs) + tcp
-pkt = struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) + vip + lb + payload
-s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
-s.sendto(pkt, (sys.argv[1], 0))
-EOF
-}
-
-# connect_from CPORT [PORT]: a connection from the client's port CPORT;
-# prints the server's name ("s1") or nothing.
-connect_from()
-{
-	printf 'hello\n' | ip netns exec "$client" timeout 20 \
-		socat -t 10 - "TCP6:[$VIP]:${2:-$PORT},sourceport=$1" \
-		2>/dev/null | head -n 1
+	srlb_report "${SRV[3]}" "$@"
 }
 
 test_unknown_attacker()

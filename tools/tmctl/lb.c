@@ -41,6 +41,7 @@ enum {
 	TM_LB_K_IDLE_TIMEOUT,
 	TM_LB_K_FIN_TIMEOUT,
 	TM_LB_K_SYN_TIMEOUT,
+	TM_LB_K_HMAC,
 	TM_LB_K_MAX
 };
 
@@ -55,6 +56,7 @@ static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
 	[TM_LB_K_IDLE_TIMEOUT] = { "idle-timeout", true },
 	[TM_LB_K_FIN_TIMEOUT] = { "fin-timeout", true },
 	[TM_LB_K_SYN_TIMEOUT] = { "syn-timeout", true },
+	[TM_LB_K_HMAC] = { "hmac", true },
 };
 
 /*
@@ -75,6 +77,8 @@ static const struct {
 	[TM_LB_K_IDLE_TIMEOUT] = { TM_A_LB_IDLE_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
 	[TM_LB_K_FIN_TIMEOUT] = { TM_A_LB_FIN_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
 	[TM_LB_K_SYN_TIMEOUT] = { TM_A_LB_SYN_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
+	/* A seg6 HMAC key id ("ip sr hmac"): the kernel's start at 1. */
+	[TM_LB_K_HMAC] = { TM_A_LB_HMAC_KEY, 1, UINT32_MAX, 2 },
 };
 
 /* The counters of a service, in the order they are printed. */
@@ -95,6 +99,8 @@ static const struct {
 	{ "refused", TM_A_LB_REFUSED },
 	{ "evicted", TM_A_LB_EVICTED },
 	{ "ns-full", TM_A_LB_NS_FULL },
+	{ "hmac-bad", TM_A_LB_HMAC_BAD },
+	{ "hmac-nokey", TM_A_LB_HMAC_NOKEY },
 };
 
 struct tm_lb_service_req {
@@ -338,6 +344,7 @@ static void tm_lb_backend_object(const struct nlattr **bt)
  * lb service show, one block per service:
  *	service NAME vip ADDR tcp port PORT sid LBSID choices K table-size N
  *		max-flows N idle-timeout S fin-timeout S syn-timeout S
+ *		[hmac KEYID]
  *		backend SID weight W		(one per backend)
  *		flows N hunts N ... ns-full N	(unless -s)
  */

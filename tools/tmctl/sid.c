@@ -49,6 +49,8 @@ static const struct {
 	{ "unknown", TM_A_SID_UNKNOWN },
 	{ "malformed", TM_A_SID_MALFORMED },
 	{ "reports", TM_A_SID_REPORTS },
+	{ "hmac-bad", TM_A_SID_HMAC_BAD },
+	{ "hmac-nokey", TM_A_SID_HMAC_NOKEY },
 };
 
 /* The action words of a SID: one for now, the grammar stays open. */
@@ -63,6 +65,7 @@ static const struct tm_keyword tm_sid_actions[] = {
  */
 enum {
 	TM_S_POLICY,
+	TM_S_HMAC,
 	TM_S_CONNS_NOW,
 	TM_S_LOAD_NOW,
 	TM_S_COUNTER,		/* the first of tm_sid_counters */
@@ -71,6 +74,7 @@ enum {
 
 static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_POLICY] = { "policy", true },
+	[TM_S_HMAC] = { "hmac", true },
 	[TM_S_CONNS_NOW] = { "conns-now", true },
 	[TM_S_LOAD_NOW] = { "load-now", true },
 	[TM_S_COUNTER + 0] = { "accepted", true },
@@ -80,12 +84,15 @@ static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_COUNTER + 4] = { "unknown", true },
 	[TM_S_COUNTER + 5] = { "malformed", true },
 	[TM_S_COUNTER + 6] = { "reports", true },
+	[TM_S_COUNTER + 7] = { "hmac-bad", true },
+	[TM_S_COUNTER + 8] = { "hmac-nokey", true },
 };
 
 struct tm_sid_req {
 	uint8_t addr[16];
 	uint8_t policy;		/* enum tm_sid_policy */
 	uint32_t threshold;	/* CONNS and BACKLOG */
+	uint32_t hmac;		/* seg6 HMAC key id, 0: none */
 };
 
 /* Word i is a SID: an IPv6 address. */
@@ -180,6 +187,14 @@ static int tm_sid_parse(const struct tm_words *w, struct tm_sid_req *s)
 			n++;
 			continue;
 		}
+		if (k == TM_S_HMAC) {
+			/* The kernel's seg6 HMAC key ids start at 1. */
+			if (tm_parse_u32(w, i + 1, "hmac", 1,
+					 UINT32_MAX, &s->hmac))
+				return TMCTL_EPARSE;
+			n = 2;
+			continue;
+		}
 		/* What sid show prints: read and ignored. */
 		if (tm_parse_u64(w, i + 1, tm_sid_keywords[k].name, 0,
 				 k == TM_S_CONNS_NOW || k == TM_S_LOAD_NOW ?
@@ -219,6 +234,8 @@ void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters)
 	printf(" accept policy %s", tm_sid_policy_name(policy));
 	if (tm_sid_policy_has_threshold(policy) && tb[TM_A_SID_THRESHOLD])
 		printf(" %u", mnl_attr_get_u32(tb[TM_A_SID_THRESHOLD]));
+	if (tb[TM_A_SID_HMAC_KEY])
+		printf(" hmac %u", mnl_attr_get_u32(tb[TM_A_SID_HMAC_KEY]));
 	if (!counters)
 		return;
 	if (tb[TM_A_SID_CONNS])
@@ -247,6 +264,8 @@ void tm_sid_fields(const struct nlattr **tb, bool counters)
 			tm_out_u64("threshold",
 				   mnl_attr_get_u32(tb[TM_A_SID_THRESHOLD]));
 	}
+	if (tb[TM_A_SID_HMAC_KEY])
+		tm_out_u64("hmac", mnl_attr_get_u32(tb[TM_A_SID_HMAC_KEY]));
 	if (!counters)
 		return;
 	if (tb[TM_A_SID_CONNS])
@@ -296,6 +315,8 @@ static int tm_sid_change(const struct tm_words *w, bool replace)
 	mnl_attr_put_u8(nlh, TM_A_SID_POLICY, s.policy);
 	if (tm_sid_policy_has_threshold(s.policy))
 		mnl_attr_put_u32(nlh, TM_A_SID_THRESHOLD, s.threshold);
+	if (s.hmac)
+		mnl_attr_put_u32(nlh, TM_A_SID_HMAC_KEY, s.hmac);
 	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 

@@ -426,6 +426,13 @@ bad "sid, policy twice" "sid add: policy given twice" \
 	sid add fc00::1 accept policy always policy never
 bad "sid, ambiguous" "sid add: ambiguous keyword 'p' (policy, passed)" \
 	sid add fc00::1 accept p always
+ok "sid add, hmac" sid add fc00::1 accept policy conns 4 hmac 1
+ok "sid replace, hmac before policy" sid replace fc00::1 accept hmac 4294967295 \
+	policy always
+bad "sid, hmac 0" "sid add: bad hmac '0' (expected 1..4294967295)" \
+	sid add fc00::1 accept policy always hmac 0
+bad "sid, hmac without id" "sid add: 'hmac' needs a value" \
+	sid add fc00::1 accept policy always hmac
 bad "sid del, extra word" "sid del: unexpected 'accept'" \
 	sid del fc00::1 accept
 bad "sid show, bad SID" "sid show: 'host': not an IPv6 address" sid show host
@@ -442,6 +449,9 @@ ok "lb service add, every option" lb service add web vip 2001:db8::80 \
 ok "lb service add, port 0 and limits" lb service add web "${lbs[@]}" port 0 \
 	choices 1 table-size 2 max-flows 1 idle-timeout 86400
 ok "lb service add, port 65535" lb service add web "${lbs[@]}" port 65535
+ok "lb service add, hmac" lb service add web "${lbs[@]}" hmac 1
+bad "lb service add, hmac 0" "lb service add: bad hmac '0' (expected 1..4294967295)" \
+	lb service add web "${lbs[@]}" hmac 0
 ok "lb service add, abbreviated" lb s a web vi 2001:db8::80 si fc00:ff::1 \
 	tc po 443 c 2 ta 65537 m 100 i 1 fin 1 sy 1
 ok "lb service add, longest name" lb service add \

@@ -149,7 +149,10 @@
  *
  * TM_CMD_SID_NEW (do, admin)
  *	Bind TM_A_SID_ADDR with TM_A_SID_POLICY and, for CONNS, BACKLOG and
- *	LOAD, TM_A_SID_THRESHOLD.  EEXIST when it is bound, ENOSPC past
+ *	LOAD, TM_A_SID_THRESHOLD; with TM_A_SID_HMAC_KEY, the SID takes the
+ *	load balancer's packets only with a valid RFC 8754 HMAC TLV of that
+ *	seg6 HMAC key ("ip sr hmac"), and signs its reports with it (see
+ *	"HMAC" below).  EEXIST when it is bound, ENOSPC past
  *	TM_SID_MAX_PER_NET, EPERM while nf_hooks_lwtunnel_enabled is off and
  *	the caller lacks CAP_NET_ADMIN in the initial user namespace (the
  *	first SID switches that global key on).  Emits TM_CMD_SID_NEW.
@@ -167,8 +170,9 @@
  * TM_CMD_SID_GET (do, dump, admin)
  *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
  *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS,
- *	TM_A_SID_LOAD and the counters TM_A_SID_ACCEPTED, _PASSED, _FORCED,
- *	_STEERED, _UNKNOWN, _MALFORMED and _REPORTS.
+ *	TM_A_SID_LOAD, TM_A_SID_HMAC_KEY (when set) and the counters
+ *	TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED, _UNKNOWN, _MALFORMED,
+ *	_REPORTS, _HMAC_BAD and _HMAC_NOKEY.
  *
  * Load-balancer services (SRv6 load balancing, LB side)
  * -----------------------------------------------------
@@ -199,7 +203,8 @@
  *	TM_A_LB_CHOICES (1..TM_LB_MAX_CHOICES, default
  *	TM_LB_CHOICES_DEFAULT),
  *	TM_A_LB_TABLE_SIZE (a prime, default TM_LB_TABLE_SIZE_DEFAULT),
- *	TM_A_LB_MAX_FLOWS and the timeouts (1..TM_LB_TIMEOUT_MAX).  EEXIST
+ *	TM_A_LB_MAX_FLOWS, the timeouts (1..TM_LB_TIMEOUT_MAX) and
+ *	TM_A_LB_HMAC_KEY (see "HMAC" below).  EEXIST
  *	for a name or a SID in use, or a VIP another service serves on an
  *	overlapping port (0 overlaps every port); ENOSPC past
  *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.
@@ -208,7 +213,8 @@
  * TM_CMD_LB_SERVICE_GET (do, dump, admin)
  *	The service, or every service: its configuration, TM_A_LB_BACKENDS,
  *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED,
- *	TM_A_LB_REFUSED, TM_A_LB_EVICTED and TM_A_LB_NS_FULL.
+ *	TM_A_LB_REFUSED, TM_A_LB_EVICTED, TM_A_LB_NS_FULL, TM_A_LB_HMAC_BAD
+ *	and TM_A_LB_HMAC_NOKEY.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
  *	with TM_A_LB_BACKEND_WEIGHT (1..TM_LB_WEIGHT_MAX, default 1;
@@ -223,6 +229,14 @@
  * TM_CMD_LB_FLOW_FLUSH (do, admin)
  *	Forget the flows of TM_A_LB_NAME (as a restart of the load balancer
  *	would); their packets then hunt for the server that knows them.
+ *
+ * HMAC (TM_A_LB_HMAC_KEY, TM_A_SID_HMAC_KEY): a key id of the namespace's
+ * seg6 HMAC keys ("ip sr hmac set KEYID sha256"), which need not exist
+ * yet.  A service with one puts an HMAC TLV (RFC 8754 section 2.1.2, as
+ * the kernel computes it) in every SRH it inserts, and drops a report
+ * whose SRH has no HMAC TLV of that key id that verifies; a SID with one
+ * does the same the other way.  A key missing when a packet is to be
+ * signed or checked drops the packet (counted _HMAC_NOKEY).
  *
  * Every change bumps the namespace's generation number (TM_A_NET_GENERATION,
  * u64, starts at 0), which is also reported with every table and event.
@@ -554,6 +568,14 @@ enum tm_attr {
 	TM_A_LB_NS_FULL,	/* u64: flows not remembered, the namespace's
 				 * limit (or its memory cgroup's) reached
 				 */
+	TM_A_LB_HMAC_KEY,	/* u32: seg6 HMAC key id (1..), absent: none */
+	TM_A_LB_HMAC_BAD,	/* u64: reports dropped, HMAC missing or wrong */
+	TM_A_LB_HMAC_NOKEY,	/* u64: packets dropped, the key is not set */
+	TM_A_SID_HMAC_KEY,	/* u32: seg6 HMAC key id (1..), absent: none */
+	TM_A_SID_HMAC_BAD,	/* u64: LB packets dropped, HMAC missing or
+				 * wrong
+				 */
+	TM_A_SID_HMAC_NOKEY,	/* u64: packets dropped, the key is not set */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
