@@ -55,13 +55,19 @@ tm()
 	"$TMCTL" -n "$ns2" "$@"
 }
 
+# How long a probe waits for an answer before it calls the packet dropped:
+# the debug kernel (KASAN, lockdep) answers a first connection in more
+# than 2 s under emulation.
+PROBE_TIMEOUT=2
+[[ $(uname -r) == *tmdebug* ]] && PROBE_TIMEOUT=6
+
 # probe 4|6 PORT: what happens to a connection from ns1 to ns2:PORT.
 probe()
 {
 	local dst=10.0.1.2 out
 
 	[ "$1" = 6 ] && dst=fd00:1::2
-	out=$(ip netns exec "$ns1" timeout 2 bash -c \
+	out=$(ip netns exec "$ns1" timeout "$PROBE_TIMEOUT" bash -c \
 		"exec 3<>/dev/tcp/$dst/$2 && read -r -t 2 line <&3 && echo \$line" 2>&1)
 	case $? in
 	0)	[ "$out" = ok ] && echo ok || echo "garbage: $out" ;;
