@@ -112,7 +112,7 @@ test_unknown_backend()
 	expect_eq "lb flow of port $P2 with a server after the spoofed report" \
 		"$got" ""
 	poll_eq "web refused" $((refused + 1)) lbc web refused
-	log_test "spoofed report (unknown flow, a backend's SID): no flow created"
+	log_test "spoofed report (unknown flow, a backend's SID): nothing learned"
 }
 
 test_halfopen_attacker()
