@@ -20,8 +20,10 @@
 #  1. A report for an unknown flow client:P1 naming s3: refused, dropped,
 #     no flow; the client's next connection from P1 is served by s1 or s2
 #     (808c634 created the flow steered to s3: s3 served it).
-#  2. A report for an unknown flow client:P2 naming s1 (a backend): no
-#     flow (808c634 created one, steered to s1).
+#  2. A report for an unknown flow client:P2 naming s1 (a backend):
+#     refused, passed on to the client (lb may have forgotten a flow of
+#     s1's), nothing learned: at most a flow that the client's RST makes
+#     hunt again, with no server (808c634 created one, steered to s1).
 #  3. A report for the half-open flow of a connection to cold naming s3:
 #     refused; the flow still hunts (808c634 steered it to s3).
 #  4. Good connections still complete and are learned.
