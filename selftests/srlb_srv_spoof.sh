@@ -162,7 +162,12 @@ test_conns()
 	poll_eq "conns-now, connection 3 open" 1 conns
 	ip netns exec "$srv" ss -K state established "src [$VIP]:$PORT" \
 		>/dev/null 2>&1
-	poll_eq "conns-now after the server's abort" 0 conns
+	if ip netns exec "$srv" ss -Htn state established \
+		"src [$VIP]:$PORT" | grep -q .; then
+		log_info "ss -K destroyed nothing (no CONFIG_INET_DIAG_DESTROY): abort part skipped"
+	else
+		poll_eq "conns-now after the server's abort" 0 conns
+	fi
 	long_close 3
 	log_test "spoofed RSTs and FINs do not end a connection's count"
 }
