@@ -55,7 +55,7 @@ need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 
 .PHONY: all modules tools check sparse check-core check-style vm-check vm-check-all \
 	vm-selftest vm-bench modules-all bench install dkms-install dkms-uninstall \
-	style sparse clean clean-modules deps demo help vm-debug-kernel vm-fuzz \
+	style sparse clean clean-modules deps demo demo-run help vm-debug-kernel vm-bench-run vm-fuzz \
 	vm-run
 
 all: modules tools
@@ -99,6 +99,7 @@ vm-check: tools
 	$(MAKE) --no-print-directory vm-run RUN_ARGS="$(TESTS)"
 
 vm-run:
+	$(call need_kdir,$(call vm_kdir,$(KVER)),$(KVER))
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
 		$(RUN_ARGS)
 
@@ -134,6 +135,10 @@ vm-bench: tools
 	$(MAKE) module-$(KVER)
 	$(MAKE) -C tools/classbench SANITIZE= tmgen
 	$(MAKE) -C tools/bench
+	$(MAKE) --no-print-directory vm-bench-run
+
+vm-bench-run:
+	$(call need_kdir,$(call vm_kdir,$(KVER)),$(KVER))
 	selftests/vm/run.sh -P -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(VM_BENCH)
 
 vm-check-all: tools
@@ -156,7 +161,8 @@ check-core:
 # the rest sees the headers they install.
 check:
 	bash tools/deps.sh
-	$(MAKE) check-style check-core modules-all tools vm-check-all vm-selftest
+	$(MAKE) check-style check-core modules-all tools vm-check-all vm-selftest \
+		demo-run
 
 check-style: style sparse
 
@@ -249,9 +255,13 @@ clean: clean-modules
 deps:
 	bash tools/deps.sh
 
+# Like check: the dependencies first, then a make of its own, whose
+# $(call vm_krel,...) sees the headers they installed.
 demo:
 	bash tools/deps.sh
-	$(MAKE) tools module-$(KVER)
+	$(MAKE) --no-print-directory demo-run
+
+demo-run: tools module-$(KVER)
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
 		-e "bash $(CURDIR)/selftests/vm/demo.sh"
 
