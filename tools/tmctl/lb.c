@@ -298,7 +298,8 @@ static bool tm_lb_text_numbers(const struct nlattr **tb, unsigned int line,
 
 /* The backends of a service: fn on each TM_A_LB_BACKEND of the nest. */
 static void tm_lb_each_backend(const struct nlattr **tb,
-			       void (*fn)(const struct nlattr **bt))
+			       void (*fn)(const struct nlattr **tb,
+					  const struct nlattr **bt))
 {
 	const struct nlattr *bt[TM_A_MAX + 1];
 	const struct nlattr *b;
@@ -311,11 +312,12 @@ static void tm_lb_each_backend(const struct nlattr **tb,
 		    tm_nl_parse_nested(b, bt) < 0 ||
 		    !bt[TM_A_LB_BACKEND_SID])
 			continue;
-		fn(bt);
+		fn(tb, bt);
 	}
 }
 
-static void tm_lb_backend_line(const struct nlattr **bt)
+static void tm_lb_backend_line(const struct nlattr **tb,
+			       const struct nlattr **bt)
 {
 	char buf[INET6_ADDRSTRLEN];
 
@@ -327,7 +329,8 @@ static void tm_lb_backend_line(const struct nlattr **bt)
 	putchar('\n');
 }
 
-static void tm_lb_backend_object(const struct nlattr **bt)
+static void tm_lb_backend_object(const struct nlattr **tb,
+				 const struct nlattr **bt)
 {
 	char buf[INET6_ADDRSTRLEN];
 
@@ -453,6 +456,34 @@ void tm_lb_backend_text(const struct nlattr **tb, const char *verb)
 	if (tb[TM_A_LB_BACKEND_WEIGHT])
 		printf(" weight %u",
 		       mnl_attr_get_u32(tb[TM_A_LB_BACKEND_WEIGHT]));
+}
+
+/* "lb backend add NAME SID weight W" for a backend @bt of service @tb. */
+static void tm_lb_backend_save(const struct nlattr **tb,
+			       const struct nlattr **bt)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	fputs("lb backend add ", stdout);
+	tm_print_word(stdout, tm_lb_name(tb, NULL));
+	printf(" %s", tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf, sizeof(buf)));
+	if (bt[TM_A_LB_BACKEND_WEIGHT])
+		printf(" weight %u",
+		       mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
+	putchar('\n');
+}
+
+void tm_lb_service_save(const struct nlattr **tb)
+{
+	if (tmctl.json) {
+		tm_out_begin_object();
+		tm_lb_fields(tb, false, true);
+		tm_out_end_object();
+		return;
+	}
+	tm_lb_service_text(tb, "add");
+	putchar('\n');
+	tm_lb_each_backend(tb, tm_lb_backend_save);
 }
 
 void tm_lb_backend_fields(const struct nlattr **tb)

@@ -31,45 +31,14 @@ static const char * const tm_event_names[TM_CMD_MAX + 1] = {
 	[TM_CMD_LB_BACKEND_DEL] = "lb-backend-del",
 };
 
-/* "table add NAME ..." with the keywords table add takes. */
-static void tm_event_table_text(const struct nlattr **tb, uint8_t cmd)
-{
-	printf("table %s ", cmd == TM_CMD_TABLE_NEW ? "add" : "del");
-	tm_print_word(stdout, tb[TM_A_TABLE_NAME] ?
-		      mnl_attr_get_str(tb[TM_A_TABLE_NAME]) : "?");
-	if (cmd != TM_CMD_TABLE_NEW)
-		return;
-	if (tb[TM_A_TABLE_FAMILY])
-		printf(" family %s",
-		       tm_family_name(tm_attr_u8(tb, TM_A_TABLE_FAMILY, 0)));
-	if (tb[TM_A_TABLE_HOOK])
-		printf(" hook %s",
-		       tm_hook_name(tm_attr_u8(tb, TM_A_TABLE_HOOK, 0)));
-	if (tb[TM_A_TABLE_PRIORITY])
-		printf(" priority %d",
-		       (int32_t)mnl_attr_get_u32(tb[TM_A_TABLE_PRIORITY]));
-	if (tb[TM_A_TABLE_POLICY])
-		printf(" policy %s",
-		       tm_policy_name(tm_attr_u8(tb, TM_A_TABLE_POLICY, 0)));
-	if (tb[TM_A_TABLE_ENGINE])
-		printf(" engine %s",
-		       tm_engine_name(tm_attr_u8(tb, TM_A_TABLE_ENGINE, 0)));
-	if (tb[TM_A_TABLE_COLLIDE])
-		printf(" collide %u", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
-	if (tb[TM_A_TABLE_MAX_RULES])
-		printf(" max-rules %u",
-		       mnl_attr_get_u32(tb[TM_A_TABLE_MAX_RULES]));
-	if (tb[TM_A_TABLE_MAX_TUPLES])
-		printf(" max-tuples %u",
-		       mnl_attr_get_u32(tb[TM_A_TABLE_MAX_TUPLES]));
-}
-
 static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 {
 	switch (cmd) {
 	case TM_CMD_TABLE_NEW:
+		tm_table_text(tb, "add");
+		break;
 	case TM_CMD_TABLE_DEL:
-		tm_event_table_text(tb, cmd);
+		tm_table_text(tb, "del");
 		break;
 	case TM_CMD_RULE_NEW:
 		tm_rule_text(tb, "add", NULL, false);

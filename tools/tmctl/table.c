@@ -62,6 +62,61 @@ void tm_table_print_fields(const struct nlattr **tb)
 	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
 }
 
+/* "table add NAME ..." with every keyword table add takes. */
+void tm_table_text(const struct nlattr **tb, const char *verb)
+{
+	printf("table %s ", verb);
+	tm_print_word(stdout, tb[TM_A_TABLE_NAME] ?
+		      mnl_attr_get_str(tb[TM_A_TABLE_NAME]) : "?");
+	if (strcmp(verb, "add"))
+		return;
+	if (tb[TM_A_TABLE_FAMILY])
+		printf(" family %s",
+		       tm_family_name(tm_attr_u8(tb, TM_A_TABLE_FAMILY, 0)));
+	if (tb[TM_A_TABLE_HOOK])
+		printf(" hook %s",
+		       tm_hook_name(tm_attr_u8(tb, TM_A_TABLE_HOOK, 0)));
+	if (tb[TM_A_TABLE_PRIORITY])
+		printf(" priority %d",
+		       (int32_t)mnl_attr_get_u32(tb[TM_A_TABLE_PRIORITY]));
+	if (tb[TM_A_TABLE_POLICY])
+		printf(" policy %s",
+		       tm_policy_name(tm_attr_u8(tb, TM_A_TABLE_POLICY, 0)));
+	if (tb[TM_A_TABLE_ENGINE])
+		printf(" engine %s",
+		       tm_engine_name(tm_attr_u8(tb, TM_A_TABLE_ENGINE, 0)));
+	if (tb[TM_A_TABLE_COLLIDE])
+		printf(" collide %u", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
+	if (tb[TM_A_TABLE_MAX_RULES])
+		printf(" max-rules %u",
+		       mnl_attr_get_u32(tb[TM_A_TABLE_MAX_RULES]));
+	if (tb[TM_A_TABLE_MAX_TUPLES])
+		printf(" max-tuples %u",
+		       mnl_attr_get_u32(tb[TM_A_TABLE_MAX_TUPLES]));
+}
+
+/* The parameters of a table, the keys of table add (list ruleset -j). */
+void tm_table_config_fields(const struct nlattr **tb)
+{
+	if (tb[TM_A_TABLE_NAME])
+		tm_out_str("name", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
+	tm_out_name(tb[TM_A_TABLE_FAMILY], "family", tm_family_names,
+		    ARRAY_SIZE(tm_family_names));
+	tm_out_name(tb[TM_A_TABLE_HOOK], "hook", tm_hook_names,
+		    ARRAY_SIZE(tm_hook_names));
+	if (tb[TM_A_TABLE_PRIORITY])
+		tm_out_s64("priority",
+			   (int32_t)mnl_attr_get_u32(tb[TM_A_TABLE_PRIORITY]));
+	tm_out_name(tb[TM_A_TABLE_POLICY], "policy", tm_policy_names,
+		    ARRAY_SIZE(tm_policy_names));
+	tm_out_name(tb[TM_A_TABLE_ENGINE], "engine", tm_engine_names,
+		    ARRAY_SIZE(tm_engine_names));
+	if (tb[TM_A_TABLE_COLLIDE])
+		tm_out_u64("collide", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
+	tm_out_attr_u32(tb[TM_A_TABLE_MAX_RULES], "max-rules");
+	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
+}
+
 static int tm_table_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];

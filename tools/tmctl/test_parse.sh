@@ -284,6 +284,15 @@ ok "table add, every option" table add t family ip6 hook forward \
 	max-tuples 64
 ok "table add, abbreviated" table add t fam ip hoo output pri 5 pol accept
 ok "stats" stats
+ok "list ruleset" list ruleset
+ok "list ruleset, abbreviated" li rules
+ok "save" save
+ok "flush ruleset" flush ruleset
+
+bad "list what" "list: expected 'list ruleset'" list tables
+bad "list nothing" "list: expected 'list ruleset'" list
+bad "save extra" "save: unexpected 'x'" save x
+bad "flush what" "flush: expected 'flush ruleset'" flush ruleset now
 
 bad "unknown keyword" "rule add: unknown keyword 'foo'" \
 	rule add t foo 1 accept

@@ -147,6 +147,12 @@ void tm_usage(FILE *f)
 		TM_LB_IDLE_TIMEOUT_DEFAULT, TM_LB_FIN_TIMEOUT_DEFAULT,
 		TM_LB_SYN_TIMEOUT_DEFAULT);
 	fprintf(f,
+		"The whole configuration:\n"
+		"  list ruleset                       (also: save) every object, as\n"
+		"                                     the commands that make it\n"
+		"  flush ruleset                      delete every table, service\n"
+		"                                     and SID\n"
+		"\n"
 		"Other objects:\n"
 		"  counters reset TABLE [id N]\n"
 		"  stats\n"
@@ -203,6 +209,9 @@ static const struct {
 	{ "lb", tm_do_lb },
 	{ "monitor", tm_do_monitor },
 	{ "import", tm_do_import },
+	{ "list", tm_do_list },
+	{ "save", tm_do_save },
+	{ "flush", tm_do_flush },
 };
 
 int main(int argc, char **argv)

@@ -332,8 +332,14 @@ void tm_rule_text(const struct nlattr **tb, const char *verb,
 void tm_rule_fields(const struct nlattr **tb, const char *table,
 		    bool counters);
 
-/* table.c: the fields of a table reply. */
+/*
+ * table.c: the fields of a table reply; its parameters only (the keys of
+ * table add); the words "table VERB NAME ..." with every parameter, no
+ * newline ("del": the name only).
+ */
 void tm_table_print_fields(const struct nlattr **tb);
+void tm_table_config_fields(const struct nlattr **tb);
+void tm_table_text(const struct nlattr **tb, const char *verb);
 
 /*
  * sid.c: a SID reply as the words "sid VERB SID accept policy ...", no
@@ -353,6 +359,12 @@ void tm_lb_service_text(const struct nlattr **tb, const char *verb);
 void tm_lb_service_fields(const struct nlattr **tb, bool counters);
 void tm_lb_backend_text(const struct nlattr **tb, const char *verb);
 void tm_lb_backend_fields(const struct nlattr **tb);
+/*
+ * A service reply (with its backends) as the commands that make it: "lb
+ * service add ..." and one "lb backend add ..." line per backend; with
+ * -j, one object with its "backends" array.
+ */
+void tm_lb_service_save(const struct nlattr **tb);
 
 /* Object handlers: argv starts after the object name. */
 int tm_do_table(int argc, char **argv);
@@ -363,6 +375,9 @@ int tm_do_lb(int argc, char **argv);
 int tm_do_stats(int argc, char **argv);
 int tm_do_monitor(int argc, char **argv);
 int tm_do_import(int argc, char **argv);
+int tm_do_list(int argc, char **argv);
+int tm_do_save(int argc, char **argv);
+int tm_do_flush(int argc, char **argv);
 /* tmctl -f FILE */
 int tm_do_batch(const char *path);
 
