@@ -58,6 +58,7 @@ module_init(tm_init);
 module_exit(tm_exit);
 
 MODULE_LICENSE("GPL");
+MODULE_VERSION(TM_VERSION);
 MODULE_DESCRIPTION("TupleMerge packet classifier and SRv6 load balancer");
 MODULE_AUTHOR("The tuplemerge developers");
 MODULE_ALIAS_GENL_FAMILY(TM_GENL_NAME);

@@ -21,7 +21,10 @@
 
 #include "tmctl.h"
 
-#define TMCTL_VERSION "0.2.0"
+/* From dkms.conf, by the Makefile: one version for every part. */
+#ifndef TMCTL_VERSION
+#error "TMCTL_VERSION is not defined: build with tools/tmctl/Makefile"
+#endif
 
 struct tmctl tmctl;
 
