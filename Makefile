@@ -7,6 +7,7 @@
 #   make vm-check KVER=6.12  selftests inside a booted 6.12 kernel
 #   make vm-check KVER=6.12-debug   ... inside a locally built debug kernel
 #   make vm-fuzz FUZZ_TIME=600      the fuzzers for longer (KVER=...)
+#   make deb                 Debian packages tuplemerge-dkms, -tools in build/deb
 #
 # Kernel series supported: Debian's 6.1 and 6.12 LTS.
 
@@ -39,7 +40,8 @@ vm_ko = $(MODBUILD)/$(call vm_krel,$(1))/kmod/tuplemerge.ko
 # other or the in-tree build.
 define shadow_build
 	@mkdir -p $(1)
-	@cp -asf $(CURDIR)/Kbuild $(CURDIR)/kmod $(CURDIR)/include $(1)/
+	@cp -asf $(CURDIR)/Kbuild $(CURDIR)/dkms.conf $(CURDIR)/kmod \
+		$(CURDIR)/include $(1)/
 	$(MAKE) -C $(2) M=$(1) $(3) modules
 endef
 
@@ -55,7 +57,8 @@ need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 
 .PHONY: all modules tools check sparse check-core check-style vm-check vm-check-all \
 	vm-selftest vm-bench modules-all bench install dkms-install dkms-uninstall \
-	style sparse clean clean-modules deps demo demo-run help vm-debug-kernel vm-bench-run vm-fuzz \
+	style sparse clean clean-modules deps demo demo-run help vm-debug-kernel vm-bench-run \
+	install-tools install-dkms-src deb vm-fuzz \
 	vm-run
 
 all: modules tools
@@ -161,8 +164,8 @@ check-core:
 # the rest sees the headers they install.
 check:
 	bash tools/deps.sh
-	$(MAKE) check-style check-core modules-all tools vm-check-all vm-selftest \
-		demo-run
+	$(MAKE) check-style check-core modules-all tools deb vm-check-all \
+		vm-selftest demo-run
 
 check-style: style sparse
 
@@ -185,27 +188,52 @@ bench:
 	fi
 
 # DESTDIR stages the install elsewhere (packaging); depmod runs on the result.
-install: modules tools
+install: modules install-tools
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) \
 		modules_install
+	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(call release_of,$(KDIR))
+
+# tmctl, its man page and completion, and the netlink spec where the
+# kernel's ynl looks for specs (/usr/share/ynl/specs).
+YNLSPECDIR ?= $(PREFIX)/share/ynl/specs
+install-tools: tools
 	install -D -m 0755 $(TMCTL) $(DESTDIR)$(SBINDIR)/tmctl
 	install -D -m 0644 tools/tmctl/tmctl.8 $(DESTDIR)$(MANDIR)/man8/tmctl.8
 	install -D -m 0644 tools/tmctl/tmctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/tmctl
-	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(call release_of,$(KDIR))
+	install -D -m 0644 Documentation/netlink/specs/tuplemerge.yaml \
+		$(DESTDIR)$(YNLSPECDIR)/tuplemerge.yaml
 
 # DKMS rebuilds the module for every kernel installed later.  DKMS_KVER
 # picks the kernel (default: the running one, as dkms does).
 DKMS_SRC := /usr/src/tuplemerge-$(VERSION)
 DKMS_FILES := Kbuild Makefile dkms.conf $(shell git ls-files kmod include \
 	2>/dev/null || find kmod include -name '*.[ch]' -o -name Kbuild)
+# The module's source as DKMS wants it, under $(DESTDIR)/usr/src.
+install-dkms-src:
+	rm -rf $(DESTDIR)$(DKMS_SRC) && mkdir -p $(DESTDIR)$(DKMS_SRC)
+	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DESTDIR)$(DKMS_SRC)
+
 dkms-install:
 	-dkms remove -m tuplemerge -v $(VERSION) --all >/dev/null 2>&1
-	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
-	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
+	$(MAKE) --no-print-directory install-dkms-src DESTDIR=
 	dkms add -m tuplemerge -v $(VERSION)
 	dkms build -m tuplemerge -v $(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
 	dkms install -m tuplemerge -v $(VERSION) $(if $(DKMS_KVER),-k $(DKMS_KVER))
+
+# The Debian packages tuplemerge-dkms and tuplemerge-tools, built from a
+# copy of the tracked files in build/deb/ (dpkg-buildpackage writes to
+# the parent directory), then checked: lintian, their contents, and a
+# DKMS build of the packaged source for each of KVERS.
+DEB_DIR := $(BUILD)/deb
+deb:
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/tuplemerge-$(VERSION)
+	git ls-files -z | xargs -0 tar -cf - | \
+		tar -xf - -C $(DEB_DIR)/tuplemerge-$(VERSION)
+	cd $(DEB_DIR)/tuplemerge-$(VERSION) && \
+		DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b
+	bash tools/deb-check.sh $(DEB_DIR) $(VERSION) \
+		$(foreach v,$(KVERS),$(call headers_of,$(v)))
 
 dkms-uninstall:
 	-dkms remove -m tuplemerge -v $(VERSION) --all
@@ -269,6 +297,6 @@ help:
 	@sed -n 's/^#   //p' Makefile
 	@echo "targets: all modules tools check check-core vm-check vm-check-all"
 	@echo "         vm-selftest vm-bench vm-fuzz vm-debug-kernel bench install"
-	@echo "         dkms-install style sparse clean deps demo"
+	@echo "         install-tools dkms-install deb style sparse clean deps demo"
 	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|6.12-debug|release,"
 	@echo "           TESTS=..., FUZZ_TIME=s, FUZZ_SEED=n, CPU_LOCK=file"

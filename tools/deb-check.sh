@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/deb-check.sh DEBDIR VERSION KDIR...: check the packages `make deb`
+# built in DEBDIR: one version everywhere (debian/changelog, dkms.conf,
+# the packages, tmctl -V, the module's modinfo), lintian without errors,
+# the files each package must hold, and a DKMS build of the packaged
+# module source for each kernel header tree KDIR, in a private DKMS tree
+# (nothing is installed on the machine).
+
+set -u
+debdir=$1 version=$2
+shift 2
+fail=0 checks=0
+
+check()
+{
+	checks=$((checks + 1))
+	if [ "$1" != 0 ]; then
+		echo "deb-check: FAIL: $2"
+		fail=$((fail + 1))
+	fi
+}
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+changelog=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
+[ "$changelog" = "$version" ]
+check $? "debian/changelog says $changelog, dkms.conf $version"
+
+dkms_deb=$debdir/tuplemerge-dkms_${version}_all.deb
+tools_debs=("$debdir"/tuplemerge-tools_"${version}"_*.deb)
+tools_deb=${tools_debs[0]}
+[ -f "$dkms_deb" ] && [ -f "$tools_deb" ]
+check $? "packages missing in $debdir: $(ls "$debdir")"
+[ "$fail" = 0 ] || { echo "deb-check: $checks checks, $fail failed"; exit 1; }
+
+out=$(lintian --fail-on error "$debdir"/*.changes 2>&1)
+check $? "lintian reports errors: $out"
+[ -n "$out" ] && printf 'lintian: %s\n' "$out" | head -20
+
+# The files each package must hold.
+contents()
+{
+	dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|'
+}
+for f in /usr/sbin/tmctl /usr/share/man/man8/tmctl.8.gz \
+	 /usr/share/bash-completion/completions/tmctl \
+	 /usr/share/ynl/specs/tuplemerge.yaml; do
+	contents "$tools_deb" | grep -qx "$f"
+	check $? "tuplemerge-tools lacks $f"
+done
+src=/usr/src/tuplemerge-$version
+for f in dkms.conf Makefile Kbuild kmod/Kbuild kmod/main.c kmod/core/tm_cls.c \
+	 include/uapi/linux/tuplemerge.h; do
+	contents "$dkms_deb" | grep -qx "$src/$f"
+	check $? "tuplemerge-dkms lacks $src/$f"
+done
+dpkg-deb -f "$dkms_deb" Depends | grep -q dkms
+check $? "tuplemerge-dkms does not depend on dkms"
+dpkg-deb -I "$dkms_deb" postinst 2>/dev/null | grep -q dkms
+check $? "tuplemerge-dkms has no dkms postinst"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+dpkg-deb -x "$tools_deb" "$tmp/tools"
+[ "$("$tmp/tools/usr/sbin/tmctl" -V)" = "tmctl $version" ]
+check $? "packaged tmctl -V says '$("$tmp/tools/usr/sbin/tmctl" -V)'"
+
+# DKMS builds the packaged source, as its postinst would, for each kernel.
+dpkg-deb -x "$dkms_deb" "$tmp/dkms"
+for kdir in "$@"; do
+	krel=$(sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+		"$kdir/include/generated/utsrelease.h")
+	mkdir -p "$tmp/tree-$krel"
+	log=$tmp/dkms-$krel.log
+	dkms add -m tuplemerge -v "$version" --sourcetree "$tmp/dkms/usr/src" \
+		--dkmstree "$tmp/tree-$krel" >"$log" 2>&1 &&
+	dkms build -m tuplemerge -v "$version" -k "$krel" \
+		--kernelsourcedir "$kdir" --sourcetree "$tmp/dkms/usr/src" \
+		--dkmstree "$tmp/tree-$krel" >>"$log" 2>&1
+	check $? "dkms build for $krel: $(tail -5 "$log")"
+	ko=$(find "$tmp/tree-$krel" -name 'tuplemerge.ko*' | head -1)
+	[ -n "$ko" ] && [ "$(modinfo -F version "$ko")" = "$version" ]
+	check $? "dkms-built module for $krel: '${ko:-none}' version $(modinfo -F version "$ko" 2>/dev/null)"
+	[ -n "$ko" ] && echo "deb-check: dkms built $krel: $(modinfo -F vermagic "$ko")"
+done
+
+echo "deb-check: $checks checks, $fail failed"
+[ "$fail" = 0 ]
