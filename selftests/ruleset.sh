@@ -11,6 +11,7 @@
 #
 # The listing is restored here with one tmctl per object line and the
 # rules of "bulk" through one batch file (tmctl -f takes rule commands).
+# tmctl -c -f checks files in the kernel without changing anything.
 
 source "$(dirname "$0")/lib.sh"
 
@@ -171,6 +172,37 @@ test_flush_restore()
 	log_test "flush ruleset empties; the listing restores the same state"
 }
 
+# tmctl -c -f with the module: the kernel checks every line in a
+# transaction that is then aborted.
+test_check_file()
+{
+	local gen out rc
+
+	gen=$(tm stats | head -1)
+	printf 'rule add filter id 12 dport 23 drop\nrule add edge id 1 proto udp drop\n' \
+		>"$TMP/dup"
+	out=$(tm -c -f "$TMP/dup" 2>&1)
+	rc=$?
+	expect_eq "exit of -c -f with a duplicate id" "$rc" 2
+	[[ "$out" == *"$TMP/dup:2: error: Rule id already in use"* ]]
+	check_err $? "-c -f names the duplicate id's line: $out"
+	printf 'rule add edge id 20 dst fd00:100::2 proto tcp lb nosuch\n' \
+		>"$TMP/nosvc"
+	out=$(tm -c -f "$TMP/nosvc" 2>&1)
+	rc=$?
+	expect_eq "exit of -c -f with an unknown service" "$rc" 2
+	[[ "$out" == *"$TMP/nosvc:1:"*"No load-balancer service with this name"* ]]
+	check_err $? "-c -f names the unknown service: $out"
+	printf 'rule add filter id 12 dport 23 drop\nrule flush bulk\n' \
+		>"$TMP/good"
+	tm -c -f "$TMP/good"
+	check_err $? "-c -f refused a good file"
+	tm list ruleset | cmp -s - "$TMP/a"
+	check_err $? "-c -f changed the configuration"
+	expect_eq "generation after -c -f" "$(tm stats | head -1)" "$gen"
+	log_test "-c -f: the kernel checks every line, nothing changes"
+}
+
 test_errors()
 {
 	local out
@@ -192,6 +224,7 @@ log_test "a configuration with every kind of object"
 test_list
 test_json
 test_flush_restore
+test_check_file
 test_errors
 
 exit "$EXIT_STATUS"

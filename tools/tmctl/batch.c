@@ -439,11 +439,26 @@ int tm_do_batch(const char *path)
 		return TMCTL_EPARSE;
 	}
 	if (tmctl.check) {
+		/*
+		 * Parsed here, then, with the module there, sent in a
+		 * transaction that is aborted: the kernel's refusals
+		 * (duplicate ids, unknown services, limits) are reported and
+		 * nothing changes, as with nft -c.
+		 */
 		tm_batch_split(&b);
-		if (!b.bad && tmctl.verbose)
+		ret = b.bad ? TMCTL_EPARSE : TMCTL_OK;
+		if (!ret && !tm_nl_module_loaded()) {
+			fprintf(stderr,
+				"%s: parsed only, not checked by the kernel: the tuplemerge module is not loaded\n",
+				b.name);
+		} else if (!ret) {
+			ops.n = b.max_cmds;
+			ops.dry_run = true;
+			ret = tm_txn_run(&ops, b.name);
+		}
+		if (!ret && tmctl.verbose)
 			fprintf(stderr, "%s: %zu commands, no error\n", b.name,
 				b.ncmds);
-		ret = b.bad ? TMCTL_EPARSE : TMCTL_OK;
 		tm_batch_free(&b);
 		return ret;
 	}

@@ -218,7 +218,8 @@ static int tm_nl_run(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
 	return ret < 0 ? -1 : 0;
 }
 
-static void tm_nl_open(void)
+/* Open the session; -ENOENT when the family (the module) is missing. */
+static int tm_nl_try_open(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct tm_genl_info f = {};
@@ -247,21 +248,30 @@ static void tm_nl_open(void)
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, TM_GENL_NAME);
 	if (tm_nl_run(nlh, tm_family_cb, &f, &r) < 0 || !f.id) {
 		if (r.err.error == ENOENT) {
-			fprintf(stderr,
-				"tmctl: the tuplemerge module is not loaded (try: modprobe tuplemerge)\n");
-			exit(TMCTL_ENOMOD);
+			mnl_socket_close(tm_sock);
+			tm_sock = NULL;
+			return -ENOENT;
 		}
 		errno = r.err.error;
 		tm_nl_die("resolving the " TM_GENL_NAME " family");
 	}
 	tm_family_id = f.id;
 	tm_events_grp = f.events;
+	return 0;
+}
+
+bool tm_nl_module_loaded(void)
+{
+	return tm_sock || !tm_nl_try_open();
 }
 
 struct mnl_socket *tm_nl_socket(void)
 {
-	if (!tm_sock)
-		tm_nl_open();
+	if (!tm_sock && tm_nl_try_open()) {
+		fprintf(stderr,
+			"tmctl: the tuplemerge module is not loaded (try: modprobe tuplemerge)\n");
+		exit(TMCTL_ENOMOD);
+	}
 	return tm_sock;
 }
 

@@ -172,6 +172,8 @@ uint8_t tm_attr_u8(const struct nlattr **tb, int type, uint8_t def);
 /* The socket, family id and events group, opening the session if needed. */
 struct mnl_socket *tm_nl_socket(void);
 uint16_t tm_nl_family(void);
+/* Whether the family answers (loading the module if allowed), no exit. */
+bool tm_nl_module_loaded(void);
 uint32_t tm_nl_events_group(void);
 /* Reserve @n consecutive sequence numbers; returns the first. */
 uint32_t tm_nl_seq(uint32_t n);
@@ -214,6 +216,7 @@ struct tm_txn_ops {
 		      const struct tm_attr_map *map);
 	ssize_t (*wait)(void *ctx, size_t i);
 	void *ctx;
+	bool dry_run;	/* abort even without an error (tmctl -c -f) */
 };
 
 /*

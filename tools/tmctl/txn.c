@@ -252,6 +252,16 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 		ret = avail < 0 ? TMCTL_EPARSE : TMCTL_EKERNEL;
 		goto out;
 	}
+	if (ops->dry_run) {
+		/* Every request was checked against the copies: drop them. */
+		snprintf(op, sizeof(op), "%s: abort transaction", what);
+		ret = tm_txn_cmd(TM_CMD_TXN_ABORT, &id, op);
+		if (!ret && tmctl.verbose)
+			fprintf(stderr,
+				"%s: %zu requests accepted by the kernel, nothing changed\n",
+				what, i);
+		goto out;
+	}
 	snprintf(op, sizeof(op), "%s: commit", what);
 	ret = tm_txn_cmd(TM_CMD_TXN_COMMIT, &id, op);
 	if (!ret && tmctl.verbose)
