@@ -290,6 +290,7 @@ demo:
 	$(MAKE) --no-print-directory demo-run
 
 demo-run: tools module-$(KVER)
+	$(MAKE) -C tools/classbench SANITIZE= tmgen
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
 		-e "bash $(CURDIR)/selftests/vm/demo.sh"
 
