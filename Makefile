@@ -101,10 +101,12 @@ vm-check: tools
 	$(MAKE) module-$(KVER)
 	$(MAKE) --no-print-directory vm-run RUN_ARGS="$(TESTS)"
 
+# VM_TMCTL=PATH: the tests use that tmctl (make check: the packaged one).
+VM_TMCTL ?=
 vm-run:
 	$(call need_kdir,$(call vm_kdir,$(KVER)),$(KVER))
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
-		$(RUN_ARGS)
+		$(if $(VM_TMCTL),-E TMCTL=$(VM_TMCTL)) $(RUN_ARGS)
 
 # The debug guest kernel: Debian's linux-source-6.12 (installed now, not by
 # `make check`) with KASAN, KFENCE, lockdep, ... from a minimal config
@@ -161,11 +163,14 @@ check-core:
 	$(MAKE) -C tools/tmctl check
 
 # The README's test command.  Dependencies first, in their own step, so that
-# the rest sees the headers they install.
+# the rest sees the headers they install.  The 6.12 suite runs the tmctl
+# of the package make deb built.
 check:
 	bash tools/deps.sh
-	$(MAKE) check-style check-core modules-all tools deb vm-check-all \
-		vm-selftest demo-run
+	$(MAKE) check-style check-core modules-all tools deb
+	$(MAKE) vm-check KVER=6.1
+	$(MAKE) vm-check KVER=6.12 VM_TMCTL=$(DEB_DIR)/root/usr/sbin/tmctl
+	$(MAKE) vm-selftest demo-run
 
 check-style: style sparse
 
@@ -234,6 +239,7 @@ deb:
 		DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b
 	bash tools/deb-check.sh $(DEB_DIR) $(VERSION) \
 		$(foreach v,$(KVERS),$(call headers_of,$(v)))
+	dpkg-deb -x $(DEB_DIR)/tuplemerge-tools_$(VERSION)_*.deb $(DEB_DIR)/root
 
 dkms-uninstall:
 	-dkms remove -m tuplemerge -v $(VERSION) --all

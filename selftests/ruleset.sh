@@ -218,6 +218,7 @@ test_errors()
 	log_test "list, save and flush refuse bad arguments"
 }
 
+log_info "tmctl: $TMCTL ($("$TMCTL" -V))"
 make_config
 check_err $? "building the configuration failed"
 log_test "a configuration with every kind of object"

@@ -29,7 +29,8 @@ TM_TIMEOUT=
 # shellcheck source=/dev/null
 . "$RUN/vm.conf"
 
-TMCTL=$TM_TOP/tools/tmctl/tmctl
+# -E TMCTL=PATH runs another tmctl (make check: the packaged one).
+TMCTL=${TMCTL:-$TM_TOP/tools/tmctl/tmctl}
 KVER=$(uname -r)
 TM_RESULTS=$RUN
 export TM_KO TM_TOP TMCTL KVER TM_RESULTS
