@@ -78,9 +78,11 @@ restore()
 	local line
 
 	grep '^rule ' "$1" >"$TMP/rules"
+	# A file, not <(...): the guest has no /dev/fd.
+	grep -v '^rule ' "$1" >"$TMP/objects"
 	while IFS= read -r line; do
 		eval "tm $line" || return 1
-	done < <(grep -v '^rule ' "$1")
+	done <"$TMP/objects"
 	tm -f "$TMP/rules"
 }
 
