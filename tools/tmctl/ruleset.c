@@ -29,8 +29,13 @@
 /* Listings retried while the configuration keeps changing. */
 #define TM_RULESET_TRIES	4
 
-/* The names of a namespace's objects: table and service names, SIDs. */
+/*
+ * The names of a namespace's objects of one kind: table or service names
+ * (strings), or SIDs (@addr: 16-byte addresses), from attribute @attr.
+ */
 struct tm_names {
+	int attr;
+	bool addr;
 	char (*v)[TM_NAME_MAX];
 	size_t n, cap;
 };
@@ -48,6 +53,23 @@ static void tm_names_add(struct tm_names *l, const void *name, size_t len)
 	memset(l->v[l->n], 0, TM_NAME_MAX);
 	memcpy(l->v[l->n], name, len < TM_NAME_MAX ? len : TM_NAME_MAX - 1);
 	l->n++;
+}
+
+/* tm_msg_cb: the name of the object of each reply, into a tm_names. */
+static int tm_names_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	struct tm_names *l = data;
+	const struct nlattr *a;
+
+	if (tm_nl_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	a = tb[l->attr];
+	if (a)
+		tm_names_add(l, mnl_attr_get_payload(a),
+			     l->addr ? sizeof(struct in6_addr) :
+			     strlen(mnl_attr_get_str(a)));
+	return MNL_CB_OK;
 }
 
 static int tm_generation_cb(const struct nlmsghdr *nlh, void *data)
@@ -90,16 +112,8 @@ static int tm_save_sid_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (tm_nl_parse(nlh, tb) < 0)
 		return MNL_CB_ERROR;
-	if (!tb[TM_A_SID_ADDR])
-		return MNL_CB_OK;
-	if (tmctl.json) {
-		tm_out_begin_object();
-		tm_sid_fields(tb, false);
-		tm_out_end_object();
-		return MNL_CB_OK;
-	}
-	tm_sid_text(tb, "add", false);
-	putchar('\n');
+	if (tb[TM_A_SID_ADDR])
+		tm_sid_print(tb, false);
 	return MNL_CB_OK;
 }
 
@@ -111,18 +125,6 @@ static int tm_save_service_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	if (tb[TM_A_LB_NAME])
 		tm_lb_service_save(tb);
-	return MNL_CB_OK;
-}
-
-static int tm_table_name_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TM_A_MAX + 1];
-	const char *name;
-
-	if (tm_nl_parse(nlh, tb) < 0 || !tb[TM_A_TABLE_NAME])
-		return MNL_CB_ERROR;
-	name = mnl_attr_get_str(tb[TM_A_TABLE_NAME]);
-	tm_names_add(data, name, strlen(name));
 	return MNL_CB_OK;
 }
 
@@ -158,7 +160,7 @@ static int tm_save_table_cb(const struct nlmsghdr *nlh, void *data)
 /* One listing to the current stdout; *@changed if it may be torn. */
 static int tm_ruleset_print(const char *what, bool *changed)
 {
-	struct tm_names tables = {};
+	struct tm_names tables = { .attr = TM_A_TABLE_NAME };
 	int ret;
 	size_t i;
 
@@ -175,8 +177,8 @@ static int tm_ruleset_print(const char *what, bool *changed)
 			      NULL, what, changed);
 	tm_out_end_array();
 	if (!ret)
-		ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_table_name_cb,
-			      &tables, what, changed);
+		ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_names_cb, &tables,
+			      what, changed);
 	tm_out_begin_array("tables");
 	for (i = 0; !ret && i < tables.n; i++) {
 		/*
@@ -261,38 +263,9 @@ int tm_do_save(int argc, char **argv)
 
 /* Flush */
 
-static int tm_service_name_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TM_A_MAX + 1];
-	const char *name;
-
-	if (tm_nl_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
-	if (tb[TM_A_LB_NAME]) {
-		name = mnl_attr_get_str(tb[TM_A_LB_NAME]);
-		tm_names_add(data, name, strlen(name));
-	}
-	return MNL_CB_OK;
-}
-
-static int tm_sid_addr_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *tb[TM_A_MAX + 1];
-
-	if (tm_nl_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
-	if (tb[TM_A_SID_ADDR])
-		tm_names_add(data, mnl_attr_get_payload(tb[TM_A_SID_ADDR]),
-			     sizeof(struct in6_addr));
-	return MNL_CB_OK;
-}
-
-/*
- * Delete each object of @l with @cmd, named by attribute @attr (a string,
- * or a 16-byte address with @addr); every refusal is reported.
- */
-static int tm_flush_each(const struct tm_names *l, uint8_t cmd, int attr,
-			 bool addr, const char *what)
+/* Delete each object of @l with @cmd; every refusal is reported. */
+static int tm_flush_each(const struct tm_names *l, uint8_t cmd,
+			 const char *what)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -301,11 +274,11 @@ static int tm_flush_each(const struct tm_names *l, uint8_t cmd, int attr,
 
 	for (i = 0; i < l->n; i++) {
 		nlh = tm_nl_request(buf, cmd, 0);
-		if (addr)
-			mnl_attr_put(nlh, attr, sizeof(struct in6_addr),
+		if (l->addr)
+			mnl_attr_put(nlh, l->attr, sizeof(struct in6_addr),
 				     l->v[i]);
 		else
-			mnl_attr_put_strz(nlh, attr, l->v[i]);
+			mnl_attr_put_strz(nlh, l->attr, l->v[i]);
 		if (tm_nl_talk(nlh, NULL, NULL, what))
 			ret = TMCTL_EKERNEL;
 	}
@@ -314,30 +287,29 @@ static int tm_flush_each(const struct tm_names *l, uint8_t cmd, int attr,
 
 static int tm_flush_ruleset(const char *what)
 {
-	struct tm_names tables = {}, services = {}, sids = {};
+	struct tm_names tables = { .attr = TM_A_TABLE_NAME };
+	struct tm_names services = { .attr = TM_A_LB_NAME };
+	struct tm_names sids = { .attr = TM_A_SID_ADDR, .addr = true };
 	bool changed = false;
 	int ret;
 
 	if (tmctl.check)
 		return TMCTL_OK;
-	ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_table_name_cb, &tables, what,
+	ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_names_cb, &tables, what,
 		      &changed);
 	if (!ret)
-		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_service_name_cb,
+		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_names_cb,
 			      &services, what, &changed);
 	if (!ret)
-		ret = tm_dump(TM_CMD_SID_GET, NULL, tm_sid_addr_cb, &sids, what,
+		ret = tm_dump(TM_CMD_SID_GET, NULL, tm_names_cb, &sids, what,
 			      &changed);
 	/* Rules name services: the tables go first. */
 	if (!ret)
-		ret = tm_flush_each(&tables, TM_CMD_TABLE_DEL, TM_A_TABLE_NAME,
-				    false, what);
+		ret = tm_flush_each(&tables, TM_CMD_TABLE_DEL, what);
 	if (!ret)
-		ret = tm_flush_each(&services, TM_CMD_LB_SERVICE_DEL,
-				    TM_A_LB_NAME, false, what);
+		ret = tm_flush_each(&services, TM_CMD_LB_SERVICE_DEL, what);
 	if (!ret)
-		ret = tm_flush_each(&sids, TM_CMD_SID_DEL, TM_A_SID_ADDR, true,
-				    what);
+		ret = tm_flush_each(&sids, TM_CMD_SID_DEL, what);
 	free(tables.v);
 	free(services.v);
 	free(sids.v);

@@ -278,23 +278,26 @@ void tm_sid_fields(const struct nlattr **tb, bool counters)
 				   mnl_attr_get_u64(tb[tm_sid_counters[k].attr]));
 }
 
-static int tm_sid_cb(const struct nlmsghdr *nlh, void *data)
+void tm_sid_print(const struct nlattr **tb, bool counters)
 {
-	const struct nlattr *tb[TM_A_MAX + 1];
-	bool counters = !tmctl.no_counters;
-
-	if (tm_nl_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
-	if (!tb[TM_A_SID_ADDR])
-		return MNL_CB_OK;
 	if (tmctl.json) {
 		tm_out_begin_object();
 		tm_sid_fields(tb, counters);
 		tm_out_end_object();
-		return MNL_CB_OK;
+		return;
 	}
 	tm_sid_text(tb, "add", counters);
 	putchar('\n');
+}
+
+static int tm_sid_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+
+	if (tm_nl_parse(nlh, tb) < 0)
+		return MNL_CB_ERROR;
+	if (tb[TM_A_SID_ADDR])
+		tm_sid_print(tb, !tmctl.no_counters);
 	return MNL_CB_OK;
 }
 

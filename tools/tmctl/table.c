@@ -30,10 +30,9 @@ static void tm_out_attr_u64(const struct nlattr *attr, const char *key)
  * The fields of a table reply, the ones of the first version first (in
  * the order scripts know) and the statistics after them.
  */
-void tm_table_print_fields(const struct nlattr **tb)
+/* family, hook, priority, policy, engine: where the table sits. */
+static void tm_table_place_fields(const struct nlattr **tb)
 {
-	if (tb[TM_A_TABLE_NAME])
-		tm_out_str("table", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
 	tm_out_name(tb[TM_A_TABLE_FAMILY], "family", tm_family_names,
 		    ARRAY_SIZE(tm_family_names));
 	tm_out_name(tb[TM_A_TABLE_HOOK], "hook", tm_hook_names,
@@ -45,6 +44,22 @@ void tm_table_print_fields(const struct nlattr **tb)
 		    ARRAY_SIZE(tm_policy_names));
 	tm_out_name(tb[TM_A_TABLE_ENGINE], "engine", tm_engine_names,
 		    ARRAY_SIZE(tm_engine_names));
+}
+
+/* collide, max-rules, max-tuples: the TupleMerge parameters and limits. */
+static void tm_table_limit_fields(const struct nlattr **tb)
+{
+	if (tb[TM_A_TABLE_COLLIDE])
+		tm_out_u64("collide", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
+	tm_out_attr_u32(tb[TM_A_TABLE_MAX_RULES], "max-rules");
+	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
+}
+
+void tm_table_print_fields(const struct nlattr **tb)
+{
+	if (tb[TM_A_TABLE_NAME])
+		tm_out_str("table", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
+	tm_table_place_fields(tb);
 	tm_out_attr_u32(tb[TM_A_TABLE_RULES], "rules");
 	tm_out_attr_u32(tb[TM_A_TABLE_HANDLE], "handle");
 	tm_out_attr_u32(tb[TM_A_TABLE_TUPLES], "tuples");
@@ -56,10 +71,7 @@ void tm_table_print_fields(const struct nlattr **tb)
 		tm_out_ratio("avg-probes",
 			     mnl_attr_get_u64(tb[TM_A_TABLE_PROBES]),
 			     mnl_attr_get_u64(tb[TM_A_TABLE_LOOKUPS]));
-	if (tb[TM_A_TABLE_COLLIDE])
-		tm_out_u64("collide", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
-	tm_out_attr_u32(tb[TM_A_TABLE_MAX_RULES], "max-rules");
-	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
+	tm_table_limit_fields(tb);
 }
 
 /* "table add NAME ..." with every keyword table add takes. */
@@ -100,21 +112,8 @@ void tm_table_config_fields(const struct nlattr **tb)
 {
 	if (tb[TM_A_TABLE_NAME])
 		tm_out_str("name", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
-	tm_out_name(tb[TM_A_TABLE_FAMILY], "family", tm_family_names,
-		    ARRAY_SIZE(tm_family_names));
-	tm_out_name(tb[TM_A_TABLE_HOOK], "hook", tm_hook_names,
-		    ARRAY_SIZE(tm_hook_names));
-	if (tb[TM_A_TABLE_PRIORITY])
-		tm_out_s64("priority",
-			   (int32_t)mnl_attr_get_u32(tb[TM_A_TABLE_PRIORITY]));
-	tm_out_name(tb[TM_A_TABLE_POLICY], "policy", tm_policy_names,
-		    ARRAY_SIZE(tm_policy_names));
-	tm_out_name(tb[TM_A_TABLE_ENGINE], "engine", tm_engine_names,
-		    ARRAY_SIZE(tm_engine_names));
-	if (tb[TM_A_TABLE_COLLIDE])
-		tm_out_u64("collide", mnl_attr_get_u8(tb[TM_A_TABLE_COLLIDE]));
-	tm_out_attr_u32(tb[TM_A_TABLE_MAX_RULES], "max-rules");
-	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
+	tm_table_place_fields(tb);
+	tm_table_limit_fields(tb);
 }
 
 static int tm_table_cb(const struct nlmsghdr *nlh, void *data)

@@ -351,6 +351,8 @@ void tm_table_text(const struct nlattr **tb, const char *verb);
  */
 void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters);
 void tm_sid_fields(const struct nlattr **tb, bool counters);
+/* A SID reply as a "sid add" line, or a JSON object with -j. */
+void tm_sid_print(const struct nlattr **tb, bool counters);
 
 /*
  * lb.c: monitor's lines for the events of load-balancer services, as the
