@@ -33,6 +33,16 @@ run()
 	"$@"
 }
 
+# run_to FILE CMD...: run, its output into FILE.
+run_to()
+{
+	local out=$1
+
+	shift
+	printf '$ %s > %s\n' "$*" "$out"
+	"$@" >"$out"
+}
+
 # must WHAT CONDITION...: stop the demo when the condition fails.
 must()
 {
@@ -67,7 +77,7 @@ ip -n "$cli" addr add 10.0.0.1/24 dev veth0
 ip -n "$fw" addr add 10.0.0.2/24 dev veth0
 ip -n "$cli" link set veth0 up
 ip -n "$fw" link set veth0 up
-run "$TMGEN" rules --type acl --count 100000 --seed 1 >"$TMP/acl"
+run_to "$TMP/acl" "$TMGEN" rules --type acl --count 100000 --seed 1
 run head -3 "$TMP/acl"
 
 step "loaded in one transaction into table acl (input hook of fw), action count"
