@@ -108,6 +108,9 @@ test_list()
 	check_err $? "web's parameters: $(grep '^lb service add web' "$TMP/a")"
 	grep -qx 'lb backend add web fc00:2::100 weight 3' "$TMP/a"
 	check_err $? "web's weights: $(grep '^lb backend add web' "$TMP/a")"
+	# SIDs by address, whatever order the kernel's hash table has.
+	expect_eq "SIDs sorted" "$(grep '^sid ' "$TMP/a" | cut -d' ' -f3 | xargs)" \
+		"fc00:1::100 fc00:2::100 fc00:3::100 fc00:4::100"
 	grep -qx 'sid add fc00:3::100 accept policy conns 8 hmac 7' "$TMP/a"
 	check_err $? "a SID's policy: $(grep '^sid add fc00:3' "$TMP/a")"
 	# Rules name services: SIDs and services come first, then each

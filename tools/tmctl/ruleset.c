@@ -4,8 +4,9 @@
  * configuration of a network namespace at once.
  *
  * list ruleset prints every object as the commands that make it, in an
- * order a batch file can apply: SIDs, services and their backends (rules
- * name services), then each table with its rules.  Counters, flows and a
+ * order a batch file can apply: SIDs (sorted by address), services and
+ * their backends (rules name services), then each table with its rules
+ * (sorted by id, as the kernel dumps them).  Counters, flows and a
  * SID's application load are state, not configuration: they are left out.
  * With -j, one JSON object:
  *
@@ -106,15 +107,69 @@ static int tm_dump(uint8_t cmd, const char *table, tm_msg_cb cb, void *data,
 	return ret;
 }
 
+/*
+ * SIDs are dumped in the order of the kernel's hash table, which depends on
+ * their history: they are kept, then printed sorted by address, so that
+ * the same configuration always lists the same.
+ */
+struct tm_sid_msgs {
+	struct nlmsghdr **v;
+	size_t n, cap;
+};
+
 static int tm_save_sid_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct tm_sid_msgs *m = data;
+
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 16;
+		m->v = realloc(m->v, m->cap * sizeof(*m->v));
+		if (!m->v) {
+			fputs("tmctl: out of memory\n", stderr);
+			exit(TMCTL_EPARSE);
+		}
+	}
+	m->v[m->n] = malloc(nlh->nlmsg_len);
+	if (!m->v[m->n]) {
+		fputs("tmctl: out of memory\n", stderr);
+		exit(TMCTL_EPARSE);
+	}
+	memcpy(m->v[m->n++], nlh, nlh->nlmsg_len);
+	return MNL_CB_OK;
+}
+
+/* A SID message's address, or 16 zero bytes: the sort key. */
+static void tm_sid_msg_addr(const struct nlmsghdr *nlh, uint8_t *addr)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
 
-	if (tm_nl_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
-	if (tb[TM_A_SID_ADDR])
-		tm_sid_print(tb, false);
-	return MNL_CB_OK;
+	memset(addr, 0, 16);
+	if (tm_nl_parse(nlh, tb) >= 0 && tb[TM_A_SID_ADDR])
+		memcpy(addr, mnl_attr_get_payload(tb[TM_A_SID_ADDR]), 16);
+}
+
+static int tm_sid_msg_cmp(const void *a, const void *b)
+{
+	uint8_t x[16], y[16];
+
+	tm_sid_msg_addr(*(struct nlmsghdr * const *)a, x);
+	tm_sid_msg_addr(*(struct nlmsghdr * const *)b, y);
+	return memcmp(x, y, sizeof(x));
+}
+
+/* Print the SIDs of @m sorted, and free them. */
+static void tm_save_sids(struct tm_sid_msgs *m)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	size_t i;
+
+	qsort(m->v, m->n, sizeof(*m->v), tm_sid_msg_cmp);
+	for (i = 0; i < m->n; i++) {
+		if (tm_nl_parse(m->v[i], tb) >= 0 && tb[TM_A_SID_ADDR])
+			tm_sid_print(tb, false);
+		free(m->v[i]);
+	}
+	free(m->v);
 }
 
 static int tm_save_service_cb(const struct nlmsghdr *nlh, void *data)
@@ -161,6 +216,7 @@ static int tm_save_table_cb(const struct nlmsghdr *nlh, void *data)
 static int tm_ruleset_print(const char *what, bool *changed)
 {
 	struct tm_names tables = { .attr = TM_A_TABLE_NAME };
+	struct tm_sid_msgs sids = {};
 	int ret;
 	size_t i;
 
@@ -168,8 +224,9 @@ static int tm_ruleset_print(const char *what, bool *changed)
 	if (tmctl.json)
 		tm_out_u64("version", 1);
 	tm_out_begin_array("sids");
-	ret = tm_dump(TM_CMD_SID_GET, NULL, tm_save_sid_cb, NULL, what,
+	ret = tm_dump(TM_CMD_SID_GET, NULL, tm_save_sid_cb, &sids, what,
 		      changed);
+	tm_save_sids(&sids);
 	tm_out_end_array();
 	tm_out_begin_array("services");
 	if (!ret)
