@@ -59,23 +59,6 @@ struct tm_batch {
 	bool failed;		/* it found a bad line */
 };
 
-static void *tm_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	p = realloc(p, n * elem);
-	if (!p) {
-		fputs("tmctl: out of memory\n", stderr);
-		exit(TMCTL_EPARSE);
-	}
-	*cap = n;
-	return p;
-}
-
 /* The whole file; "-" is stdin. */
 static int tm_batch_read(struct tm_batch *b, const char *path)
 {

@@ -16,7 +16,9 @@
  * The listing takes several dumps.  It is a snapshot only if the
  * namespace's generation is the same before and after them, so it is
  * built in memory and printed once the generation held, retried a few
- * times otherwise, as nft does.
+ * times otherwise, as nft does.  The replies of a dump are kept (struct
+ * tm_msgs) where they are needed after it: SIDs to sort them, tables to
+ * dump their rules, every object flush ruleset deletes.
  *
  * flush ruleset deletes every table (with its rules), then every service,
  * then every SID, each with its own request.
@@ -30,47 +32,34 @@
 /* Listings retried while the configuration keeps changing. */
 #define TM_RULESET_TRIES	4
 
-/*
- * The names of a namespace's objects of one kind: table or service names
- * (strings), or SIDs (@addr: 16-byte addresses), from attribute @attr.
- */
-struct tm_names {
-	int attr;
-	bool addr;
-	char (*v)[TM_NAME_MAX];
+/* Copies of the replies of a dump. */
+struct tm_msgs {
+	struct nlmsghdr **v;
 	size_t n, cap;
 };
 
-static void tm_names_add(struct tm_names *l, const void *name, size_t len)
+/* tm_msg_cb: keep a copy of each reply in the tm_msgs @data. */
+static int tm_msgs_cb(const struct nlmsghdr *nlh, void *data)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-		if (!l->v) {
-			fputs("tmctl: out of memory\n", stderr);
-			exit(TMCTL_EPARSE);
-		}
+	struct tm_msgs *m = data;
+
+	m->v = tm_grow(m->v, &m->cap, m->n + 1, sizeof(*m->v));
+	m->v[m->n] = malloc(nlh->nlmsg_len);
+	if (!m->v[m->n]) {
+		fputs("tmctl: out of memory\n", stderr);
+		exit(TMCTL_EPARSE);
 	}
-	memset(l->v[l->n], 0, TM_NAME_MAX);
-	memcpy(l->v[l->n], name, len < TM_NAME_MAX ? len : TM_NAME_MAX - 1);
-	l->n++;
+	memcpy(m->v[m->n++], nlh, nlh->nlmsg_len);
+	return MNL_CB_OK;
 }
 
-/* tm_msg_cb: the name of the object of each reply, into a tm_names. */
-static int tm_names_cb(const struct nlmsghdr *nlh, void *data)
+static void tm_msgs_free(struct tm_msgs *m)
 {
-	const struct nlattr *tb[TM_A_MAX + 1];
-	struct tm_names *l = data;
-	const struct nlattr *a;
+	size_t i;
 
-	if (tm_nl_parse(nlh, tb) < 0)
-		return MNL_CB_ERROR;
-	a = tb[l->attr];
-	if (a)
-		tm_names_add(l, mnl_attr_get_payload(a),
-			     l->addr ? sizeof(struct in6_addr) :
-			     strlen(mnl_attr_get_str(a)));
-	return MNL_CB_OK;
+	for (i = 0; i < m->n; i++)
+		free(m->v[i]);
+	free(m->v);
 }
 
 static int tm_generation_cb(const struct nlmsghdr *nlh, void *data)
@@ -107,38 +96,7 @@ static int tm_dump(uint8_t cmd, const char *table, tm_msg_cb cb, void *data,
 	return ret;
 }
 
-/*
- * SIDs are dumped in the order of the kernel's hash table, which depends on
- * their history: they are kept, then printed sorted by address, so that
- * the same configuration always lists the same.
- */
-struct tm_sid_msgs {
-	struct nlmsghdr **v;
-	size_t n, cap;
-};
-
-static int tm_save_sid_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct tm_sid_msgs *m = data;
-
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 16;
-		m->v = realloc(m->v, m->cap * sizeof(*m->v));
-		if (!m->v) {
-			fputs("tmctl: out of memory\n", stderr);
-			exit(TMCTL_EPARSE);
-		}
-	}
-	m->v[m->n] = malloc(nlh->nlmsg_len);
-	if (!m->v[m->n]) {
-		fputs("tmctl: out of memory\n", stderr);
-		exit(TMCTL_EPARSE);
-	}
-	memcpy(m->v[m->n++], nlh, nlh->nlmsg_len);
-	return MNL_CB_OK;
-}
-
-/* A SID message's address, or 16 zero bytes: the sort key. */
+/* A SID reply's address, or 16 zero bytes: the sort key. */
 static void tm_sid_msg_addr(const struct nlmsghdr *nlh, uint8_t *addr)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
@@ -157,19 +115,25 @@ static int tm_sid_msg_cmp(const void *a, const void *b)
 	return memcmp(x, y, sizeof(x));
 }
 
-/* Print the SIDs of @m sorted, and free them. */
-static void tm_save_sids(struct tm_sid_msgs *m)
+/*
+ * The SIDs, sorted by address: the kernel dumps them in its hash table's
+ * order, which depends on their history, and the same configuration
+ * should always list the same.
+ */
+static int tm_save_sids(const char *what, bool *changed)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
+	struct tm_msgs sids = {};
 	size_t i;
+	int ret;
 
-	qsort(m->v, m->n, sizeof(*m->v), tm_sid_msg_cmp);
-	for (i = 0; i < m->n; i++) {
-		if (tm_nl_parse(m->v[i], tb) >= 0 && tb[TM_A_SID_ADDR])
+	ret = tm_dump(TM_CMD_SID_GET, NULL, tm_msgs_cb, &sids, what, changed);
+	qsort(sids.v, sids.n, sizeof(*sids.v), tm_sid_msg_cmp);
+	for (i = 0; !ret && i < sids.n; i++)
+		if (tm_nl_parse(sids.v[i], tb) >= 0 && tb[TM_A_SID_ADDR])
 			tm_sid_print(tb, false);
-		free(m->v[i]);
-	}
-	free(m->v);
+	tm_msgs_free(&sids);
+	return ret;
 }
 
 static int tm_save_service_cb(const struct nlmsghdr *nlh, void *data)
@@ -194,68 +158,59 @@ static int tm_save_rule_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* The table reply of the dump whose name is @data, as table add would. */
-static int tm_save_table_cb(const struct nlmsghdr *nlh, void *data)
+/* Each table as table add would make it, then its rules. */
+static int tm_save_tables(const char *what, bool *changed)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
+	struct tm_msgs tables = {};
+	const char *name;
+	size_t i;
+	int ret;
 
-	if (tm_nl_parse(nlh, tb) < 0 || !tb[TM_A_TABLE_NAME])
-		return MNL_CB_ERROR;
-	if (strcmp(mnl_attr_get_str(tb[TM_A_TABLE_NAME]), data))
-		return MNL_CB_OK;
-	if (tmctl.json) {
-		tm_table_config_fields(tb);
-		return MNL_CB_OK;
+	ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_msgs_cb, &tables, what,
+		      changed);
+	for (i = 0; !ret && i < tables.n; i++) {
+		if (tm_nl_parse(tables.v[i], tb) < 0 || !tb[TM_A_TABLE_NAME])
+			continue;
+		name = mnl_attr_get_str(tb[TM_A_TABLE_NAME]);
+		tm_out_begin_object();
+		if (tmctl.json) {
+			tm_table_config_fields(tb);
+		} else {
+			tm_table_text(tb, "add");
+			putchar('\n');
+		}
+		tm_out_begin_array("rules");
+		ret = tm_dump(TM_CMD_RULE_GET, name, tm_save_rule_cb,
+			      (void *)name, what, changed);
+		tm_out_end_array();
+		tm_out_end_object();
 	}
-	tm_table_text(tb, "add");
-	putchar('\n');
-	return MNL_CB_OK;
+	tm_msgs_free(&tables);
+	return ret;
 }
 
 /* One listing to the current stdout; *@changed if it may be torn. */
 static int tm_ruleset_print(const char *what, bool *changed)
 {
-	struct tm_names tables = { .attr = TM_A_TABLE_NAME };
-	struct tm_sid_msgs sids = {};
 	int ret;
-	size_t i;
 
 	tm_out_begin_object();
 	if (tmctl.json)
 		tm_out_u64("version", 1);
 	tm_out_begin_array("sids");
-	ret = tm_dump(TM_CMD_SID_GET, NULL, tm_save_sid_cb, &sids, what,
-		      changed);
-	tm_save_sids(&sids);
+	ret = tm_save_sids(what, changed);
 	tm_out_end_array();
 	tm_out_begin_array("services");
 	if (!ret)
 		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_save_service_cb,
 			      NULL, what, changed);
 	tm_out_end_array();
-	if (!ret)
-		ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_names_cb, &tables,
-			      what, changed);
 	tm_out_begin_array("tables");
-	for (i = 0; !ret && i < tables.n; i++) {
-		/*
-		 * A table dump per table keeps the order of the names; the
-		 * generation check catches a table gone meanwhile.
-		 */
-		tm_out_begin_object();
-		ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_save_table_cb,
-			      tables.v[i], what, changed);
-		tm_out_begin_array("rules");
-		if (!ret)
-			ret = tm_dump(TM_CMD_RULE_GET, tables.v[i],
-				      tm_save_rule_cb, tables.v[i], what,
-				      changed);
-		tm_out_end_array();
-		tm_out_end_object();
-	}
+	if (!ret)
+		ret = tm_save_tables(what, changed);
 	tm_out_end_array();
 	tm_out_end_object();
-	free(tables.v);
 	return ret;
 }
 
@@ -320,22 +275,29 @@ int tm_do_save(int argc, char **argv)
 
 /* Flush */
 
-/* Delete each object of @l with @cmd; every refusal is reported. */
-static int tm_flush_each(const struct tm_names *l, uint8_t cmd,
-			 const char *what)
+/*
+ * Delete each object of @m, the replies of a dump, with @cmd, naming it
+ * by its attribute @attr (a string, or a 16-byte address with @addr);
+ * every refusal is reported.
+ */
+static int tm_flush_each(const struct tm_msgs *m, uint8_t cmd, int attr,
+			 bool addr, const char *what)
 {
+	const struct nlattr *tb[TM_A_MAX + 1];
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	int ret = 0;
 	size_t i;
 
-	for (i = 0; i < l->n; i++) {
+	for (i = 0; i < m->n; i++) {
+		if (tm_nl_parse(m->v[i], tb) < 0 || !tb[attr])
+			continue;
 		nlh = tm_nl_request(buf, cmd, 0);
-		if (l->addr)
-			mnl_attr_put(nlh, l->attr, sizeof(struct in6_addr),
-				     l->v[i]);
+		if (addr)
+			mnl_attr_put(nlh, attr, sizeof(struct in6_addr),
+				     mnl_attr_get_payload(tb[attr]));
 		else
-			mnl_attr_put_strz(nlh, l->attr, l->v[i]);
+			mnl_attr_put_strz(nlh, attr, mnl_attr_get_str(tb[attr]));
 		if (tm_nl_talk(nlh, NULL, NULL, what))
 			ret = TMCTL_EKERNEL;
 	}
@@ -344,32 +306,33 @@ static int tm_flush_each(const struct tm_names *l, uint8_t cmd,
 
 static int tm_flush_ruleset(const char *what)
 {
-	struct tm_names tables = { .attr = TM_A_TABLE_NAME };
-	struct tm_names services = { .attr = TM_A_LB_NAME };
-	struct tm_names sids = { .attr = TM_A_SID_ADDR, .addr = true };
+	struct tm_msgs tables = {}, services = {}, sids = {};
 	bool changed = false;
 	int ret;
 
 	if (tmctl.check)
 		return TMCTL_OK;
-	ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_names_cb, &tables, what,
+	ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_msgs_cb, &tables, what,
 		      &changed);
 	if (!ret)
-		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_names_cb,
+		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_msgs_cb,
 			      &services, what, &changed);
 	if (!ret)
-		ret = tm_dump(TM_CMD_SID_GET, NULL, tm_names_cb, &sids, what,
+		ret = tm_dump(TM_CMD_SID_GET, NULL, tm_msgs_cb, &sids, what,
 			      &changed);
 	/* Rules name services: the tables go first. */
 	if (!ret)
-		ret = tm_flush_each(&tables, TM_CMD_TABLE_DEL, what);
+		ret = tm_flush_each(&tables, TM_CMD_TABLE_DEL, TM_A_TABLE_NAME,
+				    false, what);
 	if (!ret)
-		ret = tm_flush_each(&services, TM_CMD_LB_SERVICE_DEL, what);
+		ret = tm_flush_each(&services, TM_CMD_LB_SERVICE_DEL,
+				    TM_A_LB_NAME, false, what);
 	if (!ret)
-		ret = tm_flush_each(&sids, TM_CMD_SID_DEL, what);
-	free(tables.v);
-	free(services.v);
-	free(sids.v);
+		ret = tm_flush_each(&sids, TM_CMD_SID_DEL, TM_A_SID_ADDR, true,
+				    what);
+	tm_msgs_free(&tables);
+	tm_msgs_free(&services);
+	tm_msgs_free(&sids);
 	return ret;
 }
 

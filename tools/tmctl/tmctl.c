@@ -47,6 +47,23 @@ bool tm_matches(const char *arg, const char *keyword)
 	return len && len <= strlen(keyword) && !strncmp(arg, keyword, len);
 }
 
+void *tm_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	p = realloc(p, n * elem);
+	if (!p) {
+		fputs("tmctl: out of memory\n", stderr);
+		exit(TMCTL_EPARSE);
+	}
+	*cap = n;
+	return p;
+}
+
 struct tm_words tm_words_shift(const struct tm_words *w, int n)
 {
 	struct tm_words s = *w;

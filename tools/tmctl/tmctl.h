@@ -73,6 +73,11 @@ struct tm_words {
 /* The words after the first @n of @w. */
 struct tm_words tm_words_shift(const struct tm_words *w, int n);
 /*
+ * @p, an array of @elem-byte items with room for *@cap, grown (doubling)
+ * to room for @need; exits on failure.
+ */
+void *tm_grow(void *p, size_t *cap, size_t need, size_t elem);
+/*
  * Report an error about word @i of @w (i == w->argc: the end of the
  * command); returns TMCTL_EPARSE.
  */
