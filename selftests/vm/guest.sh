@@ -157,6 +157,48 @@ if [ -n "$TM_KO" ]; then
 	fi
 fi
 
+# QEMU's TCG and the kernel's text patching: a static key that flips
+# while the other vCPU runs the code it patches can leave that vCPU on a
+# stale translation holding the temporary int3, which oopses ("Oops: int3"
+# in ip_rcv() or a softirq, nothing of ours on the stack; twice on 6.12,
+# in module_reload.sh).  Tracing jump_label_update() over the first tests
+# showed the keys that flip: netfilter's per-hook keys, as tables and nft
+# chains come and go, and netstamp_needed_key (ping's SO_TIMESTAMP).  A
+# namespace of the harness holds them all on for the whole run, as any
+# machine with a firewall and a timestamping socket does: the tests still
+# register and unregister every hook of theirs, only the kernel's text
+# stays put.
+hold_static_keys()
+{
+	local ns=tm-vm-hold fam hook
+
+	ip netns add "$ns" || return 1
+	ip -n "$ns" link set lo up
+	{
+		for fam in ip ip6; do
+			echo "table $fam hold {"
+			for hook in prerouting input forward output postrouting; do
+				echo "chain $hook { type filter hook $hook priority 0; }"
+			done
+			echo "}"
+		done
+	} | ip netns exec "$ns" nft -f - || return 1
+	ip netns exec "$ns" nft -f - <<-'EOF' 2>/dev/null
+	table netdev hold {
+		chain in { type filter hook ingress device lo priority 0; }
+		chain out { type filter hook egress device lo priority 0; }
+	}
+	EOF
+	# SO_TIMESTAMP (29), kept by a process outside the tests' groups.
+	ip netns exec "$ns" setsid python3 -c '
+import signal, socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, 29, 1)
+signal.pause()' </dev/null >/dev/null 2>&1 &
+}
+
+hold_static_keys || harness_fail "cannot hold the kernel's static keys on"
+
 cd "$TM_TOP/selftests" || harness_fail "cannot cd to $TM_TOP/selftests"
 
 for ((i = 0; i < ntests; i++)); do
