@@ -66,6 +66,7 @@ static struct netlink_range_validation tm_rule_id_range = {
 
 static const struct nla_policy tm_table_new_policy[TM_A_MAX + 1] = {
 	TM_POLICY_NAME,
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 	[TM_A_TABLE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
 					       TM_FAMILY_MAX),
 	[TM_A_TABLE_HOOK] = NLA_POLICY_MAX(NLA_U8, TM_HOOK_MAX),
@@ -81,6 +82,11 @@ static const struct nla_policy tm_table_new_policy[TM_A_MAX + 1] = {
 
 static const struct nla_policy tm_table_name_policy[TM_A_MAX + 1] = {
 	TM_POLICY_NAME,
+};
+
+static const struct nla_policy tm_table_del_policy[TM_A_MAX + 1] = {
+	TM_POLICY_NAME,
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
@@ -257,7 +263,7 @@ static int tm_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr)
 		goto nospace;
 	mutex_lock(&tn->lock);
-	if (nla_put_u32(msg, TM_A_NET_TABLES, tn->ntables) ||
+	if (nla_put_u32(msg, TM_A_NET_TABLES, tm_tables_visible(tn)) ||
 	    tm_put_generation(msg, tn->generation)) {
 		mutex_unlock(&tn->lock);
 		goto nospace;
@@ -278,6 +284,7 @@ static u8 tm_get_u8(struct genl_info *info, int attr, u8 def)
 
 static int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 {
+	struct tm_net *tn = tm_net(genl_info_net(info));
 	struct tm_table_cfg cfg = {
 		.name = tm_get_name(info),
 		.family = tm_get_u8(info, TM_A_TABLE_FAMILY, TM_FAMILY_INET),
@@ -288,6 +295,8 @@ static int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 		.max_tuples = TM_MAX_TUPLES_DEFAULT,
 	};
 	struct tm_params p;
+	struct tm_txn *txn;
+	int err;
 
 	if (!cfg.name)
 		return -EINVAL;
@@ -300,16 +309,49 @@ static int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[TM_A_TABLE_MAX_TUPLES])
 		cfg.max_tuples =
 			nla_get_u32(info->attrs[TM_A_TABLE_MAX_TUPLES]);
-	return tm_table_add(genl_info_net(info), &cfg, info->extack);
+	mutex_lock(&tn->lock);
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	if (!err)
+		err = tm_table_add(genl_info_net(info), &cfg, txn,
+				   info->extack);
+	if (!err && txn)
+		txn->ops++;
+	mutex_unlock(&tn->lock);
+	return err;
 }
 
+/* Delete TM_A_TABLE_NAME, or every table without it. */
 static int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info)
 {
-	const char *name = tm_get_name(info);
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct tm_table *t, *tmp;
+	struct tm_txn *txn;
+	int err = 0;
 
-	if (!name)
-		return -EINVAL;
-	return tm_table_del(genl_info_net(info), name, info->extack);
+	mutex_lock(&tn->lock);
+	txn = tm_nl_txn(tn, info);
+	if (IS_ERR(txn)) {
+		err = PTR_ERR(txn);
+	} else if (info->attrs[TM_A_TABLE_NAME]) {
+		t = tm_nl_table(tn, info);
+		err = PTR_ERR_OR_ZERO(t);
+		if (!err)
+			err = tm_table_del(net, t, txn, info->extack);
+	} else {
+		list_for_each_entry_safe(t, tmp, &tn->tables, list) {
+			if (tm_table_find_txn(tn, t->name, txn) != t)
+				continue;
+			err = tm_table_del(net, t, txn, info->extack);
+			if (err)
+				break;
+		}
+	}
+	if (!err && txn)
+		txn->ops++;
+	mutex_unlock(&tn->lock);
+	return err;
 }
 
 static int tm_nl_table_get(struct sk_buff *skb, struct genl_info *info)
@@ -359,7 +401,8 @@ static int tm_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	mutex_lock(&tn->lock);
 	cb->seq = (u32)tn->generation + 1;
 	list_for_each_entry(t, &tn->tables, list) {
-		if (t->handle <= last)
+		/* Created by an open transaction: not there yet. */
+		if (t->handle <= last || t->txn_new)
 			continue;
 		err = tm_fill_table(skb, t, NETLINK_CB(cb->skb).portid,
 				    cb->nlh->nlmsg_seq, NLM_F_MULTI,
@@ -479,7 +522,7 @@ static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_TABLE_DEL,
 		.doit = tm_nl_table_del,
-		.policy = tm_table_name_policy,
+		.policy = tm_table_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},

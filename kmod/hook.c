@@ -180,6 +180,12 @@ static unsigned int tm_nf_hook(void *priv, struct sk_buff *skb,
 	u32 probes = 0;
 	bool frag;
 
+	/*
+	 * Created by a transaction not yet committed, or deleted by one.
+	 * Acquire: a table switched on has its committed rules in t->cls.
+	 */
+	if (unlikely(!smp_load_acquire(&t->live)))
+		return NF_ACCEPT;
 	if (state->pf == NFPROTO_IPV4)
 		tm_key4(skb, &k, &thoff, &frag);
 	else

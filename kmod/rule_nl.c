@@ -19,14 +19,39 @@ static void tm_ext_msg(struct netlink_ext_ack *extack, const char *msg)
 		extack->_msg = msg;
 }
 
-static struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info)
+/*
+ * The open transaction TM_A_TXN_ID of @info's socket, NULL when the request
+ * names none, or an error (set in @info's extack).
+ */
+struct tm_txn *tm_nl_txn(struct tm_net *tn, struct genl_info *info)
+{
+	struct tm_txn *txn;
+
+	if (!info->attrs[TM_A_TXN_ID])
+		return NULL;
+	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
+			  info->snd_portid, false, info->extack);
+	if (!IS_ERR(txn) && txn->ops >= TM_TXN_MAX_OPS) {
+		NL_SET_ERR_MSG(info->extack,
+			       "Transaction too large: at most 4194304 requests");
+		return ERR_PTR(-E2BIG);
+	}
+	return txn;
+}
+
+/* The table TM_A_TABLE_NAME, as the request's transaction (if any) sees it. */
+struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info)
 {
 	const char *name = tm_get_name(info);
 	struct tm_table *t;
+	struct tm_txn *txn;
 
 	if (!name)
 		return ERR_PTR(-EINVAL);
-	t = tm_table_find(tn, name);
+	txn = tm_nl_txn(tn, info);
+	if (IS_ERR(txn))
+		return ERR_CAST(txn);
+	t = tm_table_find_txn(tn, name, txn);
 	if (!t) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],
 				    "No table with this name");
@@ -460,17 +485,9 @@ static int tm_nl_target(struct tm_net *tn, struct genl_info *info,
 	*txnp = NULL;
 	*shp = NULL;
 	*rsp = &t->rules;
-	if (!info->attrs[TM_A_TXN_ID])
-		return 0;
-	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
-			  info->snd_portid, false, info->extack);
-	if (IS_ERR(txn))
-		return PTR_ERR(txn);
-	if (txn->ops >= TM_TXN_MAX_OPS) {
-		NL_SET_ERR_MSG(info->extack,
-			       "Transaction too large: at most 4194304 requests");
-		return -E2BIG;
-	}
+	txn = tm_nl_txn(tn, info);
+	if (IS_ERR_OR_NULL(txn))
+		return PTR_ERR_OR_ZERO(txn);
 	sh = tm_txn_shadow(txn, t, flush, info->extack);
 	if (IS_ERR(sh))
 		return PTR_ERR(sh);
@@ -862,8 +879,8 @@ int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info)
 		err = tm_txn_begin(tn, info->snd_portid, &id, info->extack);
 	if (!err && (nla_put_u32(msg, TM_A_TXN_ID, id) ||
 		     tm_put_generation(msg, tn->generation))) {
-		tm_txn_abort(tn, tm_txn_find(tn, id, info->snd_portid, true,
-					     NULL));
+		tm_txn_abort(genl_info_net(info), tn,
+			     tm_txn_find(tn, id, info->snd_portid, true, NULL));
 		err = -EMSGSIZE;
 	}
 	mutex_unlock(&tn->lock);
@@ -893,12 +910,12 @@ static int tm_nl_txn_end(struct genl_info *info, bool commit)
 		/* A spoilt transaction ends with the error that says so. */
 		NL_SET_ERR_MSG(info->extack,
 			       "A table changed outside the transaction: nothing committed, run it again");
-		tm_txn_abort(tn, txn);
+		tm_txn_abort(net, tn, txn);
 		err = -EBUSY;
 	} else if (commit) {
 		err = tm_txn_commit(net, tn, txn, info->extack);
 	} else {
-		tm_txn_abort(tn, txn);
+		tm_txn_abort(net, tn, txn);
 	}
 	mutex_unlock(&tn->lock);
 	return err;

@@ -14,16 +14,54 @@
 
 static struct kmem_cache *tm_table_cache __read_mostly;
 
-struct tm_table *tm_table_find(struct tm_net *tn, const char *name)
+/*
+ * The table @name as transaction @txn sees it, or as everyone sees it when
+ * @txn is NULL: a table @txn creates is there, one it deletes is gone, and
+ * one another transaction creates is nobody else's until that commits.
+ */
+struct tm_table *tm_table_find_txn(struct tm_net *tn, const char *name,
+				   const struct tm_txn *txn)
 {
 	struct tm_table *t;
 
-	list_for_each_entry_rcu(t, &tn->tables, list,
-				lockdep_is_held(&tn->lock)) {
-		if (!strcmp(t->name, name))
+	list_for_each_entry(t, &tn->tables, list) {
+		if (strcmp(t->name, name))
+			continue;
+		if (t->txn_new ? t->txn_new == txn : !txn || t->txn_del != txn)
 			return t;
 	}
 	return NULL;
+}
+
+struct tm_table *tm_table_find(struct tm_net *tn, const char *name)
+{
+	lockdep_assert_held(&tn->lock);
+	return tm_table_find_txn(tn, name, NULL);
+}
+
+/* Another transaction than @txn is creating a table called @name. */
+static bool tm_table_name_reserved(struct tm_net *tn, const char *name,
+				   const struct tm_txn *txn)
+{
+	struct tm_table *t;
+
+	list_for_each_entry(t, &tn->tables, list) {
+		if (t->txn_new && t->txn_new != txn && !strcmp(t->name, name))
+			return true;
+	}
+	return false;
+}
+
+/* The tables everyone sees: not those open transactions create. */
+u32 tm_tables_visible(struct tm_net *tn)
+{
+	struct tm_table *t;
+	u32 n = 0;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(t, &tn->tables, list)
+		n += !t->txn_new;
+	return n;
 }
 
 u32 tm_table_rules(const struct tm_table *t)
@@ -44,29 +82,35 @@ static void tm_table_free(struct tm_table *t)
 	kmem_cache_free(tm_table_cache, t);
 }
 
+/*
+ * Create a table, hooked and live, or, for transaction @txn, hooked but
+ * letting every packet through and seen by @txn alone until the commit.
+ * A transaction may go past the limit by the tables it deletes.
+ */
 int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
-		 struct netlink_ext_ack *extack)
+		 struct tm_txn *txn, struct netlink_ext_ack *extack)
 {
 	struct tm_net *tn = tm_net(net);
 	struct tm_table *t;
-	int cpu, err = 0;
+	int cpu, err;
 
-	mutex_lock(&tn->lock);
-	if (tm_table_find(tn, cfg->name)) {
+	lockdep_assert_held(&tn->lock);
+	if (tm_table_find_txn(tn, cfg->name, txn)) {
 		NL_SET_ERR_MSG(extack, "A table with this name already exists");
-		err = -EEXIST;
-		goto out;
+		return -EEXIST;
 	}
-	if (tn->ntables >= TM_MAX_TABLES_PER_NET) {
+	if (tm_table_name_reserved(tn, cfg->name, txn)) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is creating a table with this name");
+		return -EBUSY;
+	}
+	if (tn->ntables >= TM_MAX_TABLES_PER_NET + (txn ? txn->ntables_del : 0)) {
 		NL_SET_ERR_MSG(extack, "Too many tables in this network namespace");
-		err = -ENOSPC;
-		goto out;
+		return -ENOSPC;
 	}
 	t = kmem_cache_zalloc(tm_table_cache, GFP_KERNEL_ACCOUNT);
-	if (!t) {
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!t)
+		return -ENOMEM;
 	strscpy(t->name, cfg->name, sizeof(t->name));
 	t->family = cfg->family;
 	t->hook = cfg->hook;
@@ -76,14 +120,14 @@ int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 	t->priority = cfg->priority;
 	t->max_rules = cfg->max_rules;
 	t->max_tuples = cfg->max_tuples;
+	t->live = !txn;
 	t->stats = alloc_percpu_gfp(struct tm_tstats, GFP_KERNEL_ACCOUNT);
 	t->rules.cls = tm_rules_cls_new(t);
 	if (!t->stats || !t->rules.cls) {
 		if (t->rules.cls)
 			tm_cls_destroy(t->rules.cls);
 		tm_table_free(t);
-		err = -ENOMEM;
-		goto out;
+		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(t->stats, cpu)->syncp);
@@ -93,16 +137,19 @@ int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 		NL_SET_ERR_MSG(extack, "Cannot attach the table to its netfilter hook");
 		tm_cls_destroy(t->rules.cls);
 		tm_table_free(t);
-		goto out;
+		return err;
 	}
 	t->handle = tn->next_handle++;
 	list_add_tail_rcu(&t->list, &tn->tables);
 	tn->ntables++;
+	if (txn) {
+		t->txn_new = txn;
+		list_add_tail(&t->txn_node, &txn->tables_new);
+		return 0;
+	}
 	tn->generation++;
 	tm_genl_notify_table(net, t, TM_CMD_TABLE_NEW, tn->generation);
-out:
-	mutex_unlock(&tn->lock);
-	return err;
+	return 0;
 }
 
 static void tm_table_free_rcu(struct rcu_head *head)
@@ -126,26 +173,88 @@ static void tm_table_unlink(struct net *net, struct tm_net *tn,
 	call_rcu(&t->rcu, tm_table_free_rcu);
 }
 
-int tm_table_del(struct net *net, const char *name,
+/*
+ * Delete @t now, or at the commit of @txn.  A table @txn created goes at
+ * once: no packet has seen it.
+ */
+int tm_table_del(struct net *net, struct tm_table *t, struct tm_txn *txn,
 		 struct netlink_ext_ack *extack)
 {
 	struct tm_net *tn = tm_net(net);
-	struct tm_table *t;
-	int err = 0;
 
-	mutex_lock(&tn->lock);
-	t = tm_table_find(tn, name);
-	if (!t) {
-		NL_SET_ERR_MSG(extack, "No table with this name");
-		err = -ENOENT;
-		goto out;
+	lockdep_assert_held(&tn->lock);
+	if (!txn) {
+		tn->generation++;
+		tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL, tn->generation);
+		tm_table_unlink(net, tn, t);
+		return 0;
 	}
-	tn->generation++;
-	tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL, tn->generation);
-	tm_table_unlink(net, tn, t);
-out:
-	mutex_unlock(&tn->lock);
-	return err;
+	if (t->txn_del || (t->shadow && t->shadow->txn != txn)) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing this table");
+		return -EBUSY;
+	}
+	tm_txn_table_drop(t);
+	if (t->txn_new) {
+		list_del(&t->txn_node);
+		t->txn_new = NULL;
+		tm_table_unlink(net, tn, t);
+		return 0;
+	}
+	t->txn_del = txn;
+	list_add_tail(&t->txn_node, &txn->tables_del);
+	txn->ntables_del++;
+	return 0;
+}
+
+/*
+ * The commit of @txn, first step: its new tables start classifying and
+ * those it deletes stop, with nothing in between that sleeps.
+ */
+void tm_table_txn_switch(struct tm_txn *txn)
+{
+	struct tm_table *t;
+
+	list_for_each_entry(t, &txn->tables_new, txn_node) {
+		/* Pairs with the hook's acquire: the rules are published. */
+		smp_store_release(&t->live, true);
+	}
+	list_for_each_entry(t, &txn->tables_del, txn_node)
+		WRITE_ONCE(t->live, false);
+}
+
+/*
+ * @txn ends: after a commit its new tables become everyone's and those it
+ * deletes go; after an abort it is the other way round.
+ */
+void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		      bool committed)
+{
+	struct tm_table *t, *tmp;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry_safe(t, tmp, &txn->tables_new, txn_node) {
+		list_del(&t->txn_node);
+		t->txn_new = NULL;
+		if (committed) {
+			tn->generation++;
+			tm_genl_notify_table(net, t, TM_CMD_TABLE_NEW,
+					     tn->generation);
+		} else {
+			tm_table_unlink(net, tn, t);
+		}
+	}
+	list_for_each_entry_safe(t, tmp, &txn->tables_del, txn_node) {
+		list_del(&t->txn_node);
+		t->txn_del = NULL;
+		txn->ntables_del--;
+		if (committed) {
+			tn->generation++;
+			tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL,
+					     tn->generation);
+			tm_table_unlink(net, tn, t);
+		}
+	}
 }
 
 /* Drop every table of a dying namespace.  No event: nobody can listen. */
@@ -153,7 +262,7 @@ void tm_table_flush(struct net *net, struct tm_net *tn)
 {
 	struct tm_table *t, *tmp;
 
-	tm_txn_flush(tn);
+	tm_txn_flush(net, tn);
 	list_for_each_entry_safe(t, tmp, &tn->tables, list)
 		tm_table_unlink(net, tn, t);
 	tn->generation++;

@@ -444,6 +444,11 @@ struct tm_tstats {
  * @rules: the rules, writer side
  * @stats: lookup statistics
  * @shadow: the copy of @rules an open transaction is changing, or NULL
+ * @txn_new: the open transaction creating the table: nobody else sees it,
+ *	and its hooks let every packet through, until the commit
+ * @txn_del: the open transaction deleting the table at its commit
+ * @txn_node: entry in @txn_new's or @txn_del's list of tables
+ * @live: packets are classified (else accepted: not yet, or no longer)
  * @ops: netfilter hooks, one per address family (IPv4, IPv6)
  * @nops: hooks in use: 2 for TM_FAMILY_INET, else 1
  * @handle: stable identifier, unique in the namespace
@@ -458,6 +463,10 @@ struct tm_table {
 	struct tm_ruleset rules;
 	struct tm_tstats __percpu *stats;
 	struct tm_shadow *shadow;
+	struct tm_txn *txn_new;
+	struct tm_txn *txn_del;
+	struct list_head txn_node;
+	bool live;
 	struct nf_hook_ops ops[2];
 	u8 nops;
 	u32 handle;
@@ -498,6 +507,9 @@ struct tm_shadow {
  * struct tm_txn - an open transaction
  * @node: entry in tm_net.txns
  * @shadows: struct tm_shadow, one per table changed
+ * @tables_new: tables the transaction creates (struct tm_table.txn_node)
+ * @tables_del: tables the transaction deletes
+ * @ntables_del: entries of @tables_del
  * @id: TM_A_TXN_ID
  * @portid: netlink port of the socket that owns it
  * @ops: requests applied so far
@@ -506,6 +518,9 @@ struct tm_shadow {
 struct tm_txn {
 	struct list_head node;
 	struct list_head shadows;
+	struct list_head tables_new;
+	struct list_head tables_del;
+	u32 ntables_del;
 	u32 id;
 	u32 portid;
 	u32 ops;
@@ -523,11 +538,17 @@ void *tm_zalloc_charged(size_t size, struct mem_cgroup *memcg);
 /* table.c */
 int tm_table_init(void);
 void tm_table_exit(void);
+struct tm_table *tm_table_find_txn(struct tm_net *tn, const char *name,
+				   const struct tm_txn *txn);
 struct tm_table *tm_table_find(struct tm_net *tn, const char *name);
+u32 tm_tables_visible(struct tm_net *tn);
 int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
+		 struct tm_txn *txn, struct netlink_ext_ack *extack);
+int tm_table_del(struct net *net, struct tm_table *t, struct tm_txn *txn,
 		 struct netlink_ext_ack *extack);
-int tm_table_del(struct net *net, const char *name,
-		 struct netlink_ext_ack *extack);
+void tm_table_txn_switch(struct tm_txn *txn);
+void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		      bool committed);
 void tm_table_flush(struct net *net, struct tm_net *tn);
 u32 tm_table_rules(const struct tm_table *t);
 void tm_table_changed(struct tm_net *tn, struct tm_table *t);
@@ -576,10 +597,11 @@ struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
 				bool empty, struct netlink_ext_ack *extack);
 int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		  struct netlink_ext_ack *extack);
-void tm_txn_abort(struct tm_net *tn, struct tm_txn *txn);
+void tm_txn_abort(struct net *net, struct tm_net *tn, struct tm_txn *txn);
 void tm_txn_spoil(struct tm_txn *txn);
 void tm_txn_table_gone(struct tm_table *t);
-void tm_txn_flush(struct tm_net *tn);
+void tm_txn_table_drop(struct tm_table *t);
+void tm_txn_flush(struct net *net, struct tm_net *tn);
 
 /* hook.c */
 int tm_hook_register(struct net *net, struct tm_table *t);
@@ -738,6 +760,8 @@ void tm_genl_multicast(struct net *net, struct sk_buff *skb);
 const char *tm_get_name(struct genl_info *info);
 
 /* rule_nl.c: the rule, lookup, counter and transaction commands */
+struct tm_txn *tm_nl_txn(struct tm_net *tn, struct genl_info *info);
+struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info);
 int tm_nl_rule_new(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_rule_set(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_rule_del(struct sk_buff *skb, struct genl_info *info);

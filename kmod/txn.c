@@ -26,6 +26,13 @@
  * next request or commit fails with EBUSY: nothing of it is published.
  * Transactions belong to the netlink socket that began them and die with
  * it (NETLINK_URELEASE), with their table, or with their namespace.
+ *
+ * Tables come and go in a transaction too (table.c keeps them): one it
+ * creates is hooked at once but lets every packet through and is seen by
+ * the transaction alone; one it deletes stays everyone's until the commit.
+ * The commit first switches everything with nothing that sleeps in
+ * between (the copies published, the new tables on, the deleted ones off),
+ * then frees what was replaced and unhooks the deleted tables.
  */
 #include <linux/netlink.h>
 #include <linux/notifier.h>
@@ -49,6 +56,8 @@ int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
 	if (!txn)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&txn->shadows);
+	INIT_LIST_HEAD(&txn->tables_new);
+	INIT_LIST_HEAD(&txn->tables_del);
 	txn->id = ++tn->next_txn ?: ++tn->next_txn;
 	txn->portid = portid;
 	list_add_tail(&txn->node, &tn->txns);
@@ -110,8 +119,11 @@ struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
 		if (sh->table == t)
 			return sh;
 	}
-	/* A tm_krule can be on one dead list only: one copy per table. */
-	if (t->shadow) {
+	/*
+	 * A tm_krule can be on one dead list only: one copy per table; and a
+	 * table another transaction deletes is not to be changed.
+	 */
+	if (t->shadow || t->txn_del) {
 		NL_SET_ERR_MSG(extack,
 			       "Another open transaction is changing this table");
 		return ERR_PTR(-EBUSY);
@@ -180,41 +192,52 @@ static void tm_txn_free_shadows(struct tm_txn *txn, bool committed)
 		tm_shadow_free(sh, committed);
 }
 
-static void tm_txn_free(struct tm_net *tn, struct tm_txn *txn, bool committed)
+static void tm_txn_free(struct net *net, struct tm_net *tn,
+			struct tm_txn *txn, bool committed)
 {
 	tm_txn_free_shadows(txn, committed);
+	tm_table_txn_end(net, tn, txn, committed);
 	list_del(&txn->node);
 	tn->ntxns--;
 	kfree(txn);
 }
 
-void tm_txn_abort(struct tm_net *tn, struct tm_txn *txn)
+void tm_txn_abort(struct net *net, struct tm_net *tn, struct tm_txn *txn)
 {
 	lockdep_assert_held(&tn->lock);
-	tm_txn_free(tn, txn, false);
+	tm_txn_free(net, tn, txn, false);
 }
 
-/* Publish every copy of @txn, or none (and end it either way). */
+/*
+ * Publish every copy of @txn, switch on the tables it creates and off those
+ * it deletes, all at once (and end it).
+ */
 int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		  struct netlink_ext_ack *extack)
 {
 	struct tm_shadow *sh;
-	struct tm_cls *old;
 
 	lockdep_assert_held(&tn->lock);
+	/* Everything switches first, with nothing that sleeps in between... */
 	list_for_each_entry(sh, &txn->shadows, node) {
 		struct tm_table *t = sh->table;
 
-		old = t->rules.cls;
 		tm_cls_set_private(sh->rules.cls, false);
 		rcu_assign_pointer(t->cls, sh->rules.cls);
-		t->rules = sh->rules;
-		tm_table_changed(tn, t);
-		/* Readers of @old finish before anything of it is freed. */
-		tm_cls_destroy(old);
-		tm_nl_notify_commit(net, t, sh->ops, tn->generation);
+		swap(t->rules, sh->rules);
 	}
-	tm_txn_free(tn, txn, true);
+	tm_table_txn_switch(txn);
+	/*
+	 * ... then the old classifiers go (their readers finish before
+	 * anything of them is freed), and the events.
+	 */
+	list_for_each_entry(sh, &txn->shadows, node) {
+		tm_table_changed(tn, sh->table);
+		tm_cls_destroy(sh->rules.cls);
+		sh->rules.cls = NULL;
+		tm_nl_notify_commit(net, sh->table, sh->ops, tn->generation);
+	}
+	tm_txn_free(net, tn, txn, true);
 	return 0;
 }
 
@@ -229,19 +252,36 @@ void tm_txn_spoil(struct tm_txn *txn)
 	txn->stale = true;
 }
 
-/* @t is going away: so does the transaction copy of it. */
+/*
+ * @t is going away outside the transactions: one that copies it or meant
+ * to delete it can no longer commit.
+ */
 void tm_txn_table_gone(struct tm_table *t)
 {
-	if (t->shadow)
-		tm_txn_spoil(t->shadow->txn);
+	struct tm_txn *txn = t->shadow ? t->shadow->txn : t->txn_del;
+
+	if (t->txn_del) {
+		list_del(&t->txn_node);
+		t->txn_del->ntables_del--;
+		t->txn_del = NULL;
+	}
+	if (txn)
+		tm_txn_spoil(txn);
 }
 
-void tm_txn_flush(struct tm_net *tn)
+/* @t is deleted by the transaction that copied it: the copy goes. */
+void tm_txn_table_drop(struct tm_table *t)
+{
+	if (t->shadow)
+		tm_shadow_free(t->shadow, false);
+}
+
+void tm_txn_flush(struct net *net, struct tm_net *tn)
 {
 	struct tm_txn *txn, *tmp;
 
 	list_for_each_entry_safe(txn, tmp, &tn->txns, node)
-		tm_txn_free(tn, txn, false);
+		tm_txn_free(net, tn, txn, false);
 }
 
 /* A netlink socket closed: its transactions end. */
@@ -261,7 +301,7 @@ static int tm_txn_netlink_event(struct notifier_block *nb,
 	mutex_lock(&tn->lock);
 	list_for_each_entry_safe(txn, tmp, &tn->txns, node) {
 		if (txn->portid == n->portid)
-			tm_txn_free(tn, txn, false);
+			tm_txn_free(n->net, tn, txn, false);
 	}
 	mutex_unlock(&tn->lock);
 	return NOTIFY_DONE;

@@ -29,11 +29,14 @@
  *	default TM_POLICY_ACCEPT), TM_A_TABLE_ENGINE (TM_ENG_*, default
  *	TM_ENG_TUPLEMERGE).  Fails with EEXIST when a table of that name
  *	exists in the namespace, ENOSPC past TM_MAX_TABLES_PER_NET tables.
- *	Emits TM_CMD_TABLE_NEW to the TM_GENL_MCGRP_EVENTS group.
+ *	Emits TM_CMD_TABLE_NEW to the TM_GENL_MCGRP_EVENTS group.  With
+ *	TM_A_TXN_ID the table belongs to the transaction until its commit
+ *	(see Transactions).
  *
  * TM_CMD_TABLE_DEL (do, admin)
- *	Delete a table by TM_A_TABLE_NAME.  ENOENT when there is none.
- *	Emits TM_CMD_TABLE_DEL.
+ *	Delete a table by TM_A_TABLE_NAME, or every table of the namespace
+ *	without it.  ENOENT when there is none of that name.  Emits
+ *	TM_CMD_TABLE_DEL.  With TM_A_TXN_ID, at the commit.
  *
  * TM_CMD_TABLE_GET (do, dump, admin)
  *	do: the table named by TM_A_TABLE_NAME.  dump: every table of the
@@ -117,12 +120,22 @@
  *	Open a transaction; the reply carries its TM_A_TXN_ID.  Rule
  *	requests (NEW, SET, DEL) carrying that TM_A_TXN_ID are checked and
  *	applied to a copy of their table, each with its own error, and
- *	nothing changes for packets until the commit.  A transaction belongs
+ *	nothing changes for packets until the commit.  So are table
+ *	requests (TABLE_NEW, TABLE_DEL): a table the transaction creates is
+ *	hooked at once but lets every packet through, and only the
+ *	transaction sees it (its name is reserved: EBUSY for others); one it
+ *	deletes stays as it is for everyone else until the commit.  Deleting
+ *	and creating the same name in one transaction replaces the table.
+ *	The table limit applies to what the namespace would hold, counting
+ *	the tables the transaction deletes as gone.  A transaction belongs
  *	to the socket that opened it and ends when that socket closes.  At
  *	most TM_TXN_MAX_PER_NET per namespace, TM_TXN_MAX_OPS requests each.
  * TM_CMD_TXN_COMMIT (do, admin)
  *	Make every table the transaction changed switch to its new rules,
- *	all in one step under the namespace lock.  EBUSY (nothing changes)
+ *	its new tables start classifying and the tables it deletes stop,
+ *	all in one step under the namespace lock (a packet crossing several
+ *	tables at that instant may meet some before it and some after, as
+ *	with nftables base chains; each table is switched whole).  EBUSY (nothing changes)
  *	when a table changed outside the transaction since it first touched
  *	it.  Emits one TM_CMD_TXN_COMMIT per table changed, with
  *	TM_A_TABLE_NAME and TM_A_TXN_OPS.
