@@ -36,6 +36,15 @@ struct tm_batch_cmd {
 	struct tm_pos end;	/* just past its last word */
 };
 
+/* What one line asks: a rule or a table request. */
+struct tm_batch_req {
+	bool table;
+	union {
+		struct tm_rule_req rule;
+		struct tm_table_req tab;
+	};
+};
+
 struct tm_batch {
 	const char *name;	/* for messages; "<stdin>" for "-" */
 	char *text;		/* the file */
@@ -47,9 +56,10 @@ struct tm_batch {
 	size_t nwords, words_cap;
 	struct tm_batch_cmd *cmds;
 	size_t ncmds, cmds_cap;
-	struct tm_rule_req *reqs;	/* max_cmds, never moved */
+	struct tm_batch_req *reqs;	/* max_cmds, never moved */
 	size_t max_cmds;		/* lines in the file */
 	unsigned int bad;	/* lines with an error */
+	ssize_t flush_ruleset;	/* its command, or -1 */
 	uint16_t family;
 	/* handing parsed requests over to the sender */
 	pthread_mutex_t lock;
@@ -332,7 +342,8 @@ static struct tm_words tm_batch_words(const struct tm_batch *b, size_t i)
 	return w;
 }
 
-static int tm_batch_parse_cmd(struct tm_batch *b, size_t i)
+static int tm_batch_parse_rule(struct tm_batch *b, size_t i,
+			       const struct tm_words *w)
 {
 	static const char * const verbs[] = {
 		[TM_VERB_ADD] = "add",
@@ -340,38 +351,94 @@ static int tm_batch_parse_cmd(struct tm_batch *b, size_t i)
 		[TM_VERB_DEL] = "delete",
 		[TM_VERB_FLUSH] = "flush",
 	};
-	struct tm_words w = tm_batch_words(b, i), rest;
+	struct tm_words rest;
 	unsigned int v;
 
-	if (!tm_matches(w.argv[0], "rule"))
-		return tm_werror(&w, 0,
-				 "'%s': a batch file holds rule add, replace, del and flush commands only",
-				 w.argv[0]);
-	if (w.argc < 2)
-		return tm_werror(&w, 1,
+	if (w->argc < 2)
+		return tm_werror(w, 1,
 				 "missing rule command (add, replace, del or flush)");
 	for (v = 0; v < ARRAY_SIZE(verbs); v++)
-		if (tm_matches(w.argv[1], verbs[v]))
+		if (tm_matches(w->argv[1], verbs[v]))
 			break;
 	if (v == ARRAY_SIZE(verbs))
-		return tm_werror(&w, 1,
+		return tm_werror(w, 1,
 				 "unknown rule command '%s' (add, replace, del or flush)",
-				 w.argv[1]);
-	rest = tm_words_shift(&w, 2);
-	return tm_rule_parse(&rest, v, &b->reqs[i]);
+				 w->argv[1]);
+	rest = tm_words_shift(w, 2);
+	return tm_rule_parse(&rest, v, &b->reqs[i].rule);
+}
+
+static int tm_batch_parse_table(struct tm_batch *b, size_t i,
+				const struct tm_words *w)
+{
+	static const char * const verbs[] = {
+		[TM_TABLE_ADD] = "add",
+		[TM_TABLE_DEL] = "delete",
+		[TM_TABLE_FLUSH] = "flush",
+	};
+	struct tm_words rest;
+	unsigned int v;
+
+	if (w->argc < 2)
+		return tm_werror(w, 1,
+				 "missing table command (add, del or flush)");
+	for (v = 0; v < ARRAY_SIZE(verbs); v++)
+		if (tm_matches(w->argv[1], verbs[v]))
+			break;
+	if (v == ARRAY_SIZE(verbs))
+		return tm_werror(w, 1,
+				 "unknown table command '%s' (add, del or flush)",
+				 w->argv[1]);
+	rest = tm_words_shift(w, 2);
+	b->reqs[i].table = true;
+	return tm_table_parse(&rest, v, &b->reqs[i].tab);
+}
+
+static int tm_batch_parse_cmd(struct tm_batch *b, size_t i)
+{
+	struct tm_words w = tm_batch_words(b, i), rest;
+
+	b->reqs[i].table = false;
+	if (tm_matches(w.argv[0], "rule"))
+		return tm_batch_parse_rule(b, i, &w);
+	if (tm_matches(w.argv[0], "table"))
+		return tm_batch_parse_table(b, i, &w);
+	if (tm_matches(w.argv[0], "flush")) {
+		if (w.argc < 2 || !tm_matches(w.argv[1], "ruleset"))
+			return tm_werror(&w, 1, "expected 'flush ruleset'");
+		rest = tm_words_shift(&w, 2);
+		b->reqs[i].table = true;
+		if (b->flush_ruleset < 0)
+			b->flush_ruleset = (ssize_t)i;
+		return tm_table_parse(&rest, TM_TABLE_DEL_ALL,
+				      &b->reqs[i].tab);
+	}
+	if (tm_matches(w.argv[0], "sid") || tm_matches(w.argv[0], "lb"))
+		return tm_werror(&w, 0,
+				 "'%s' in a file: SIDs and load-balancer services are not part of transactions yet; run these lines as commands",
+				 w.argv[0]);
+	return tm_werror(&w, 0,
+			 "'%s': a batch file holds table, rule and flush ruleset commands",
+			 w.argv[0]);
 }
 
 static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 				     struct tm_attr_map *map)
 {
 	struct tm_batch *b = ctx;
+	const struct tm_batch_req *r = &b->reqs[i];
 	struct nlmsghdr *nlh;
 
 	if (!b->family)
 		b->family = tm_nl_family();
-	nlh = tm_nl_put_header(buf, b->family, tm_rule_cmd(b->reqs[i].verb),
-			       0);
-	tm_rule_put(nlh, &b->reqs[i], map);
+	if (r->table) {
+		nlh = tm_nl_put_header(buf, b->family,
+				       tm_table_cmd(r->tab.verb), 0);
+		tm_table_put(nlh, &r->tab);
+		return nlh;
+	}
+	nlh = tm_nl_put_header(buf, b->family, tm_rule_cmd(r->rule.verb), 0);
+	tm_rule_put(nlh, &r->rule, map);
 	return nlh;
 }
 
@@ -380,7 +447,8 @@ static void tm_batch_error(void *ctx, size_t i, const struct tm_nlerr *e,
 {
 	struct tm_batch *b = ctx;
 	struct tm_words w = tm_batch_words(b, i);
-	int word = map ? tm_attr_map_word(map, e->offs) : -1;
+	int word = map && !b->reqs[i].table ?
+		   tm_attr_map_word(map, e->offs) : -1;
 
 	/* Map words count from the table, after "rule VERB". */
 	if (word >= 0 && word + 2 < w.argc)
@@ -390,6 +458,30 @@ static void tm_batch_error(void *ctx, size_t i, const struct tm_nlerr *e,
 		fprintf(stderr, "%s:%u: error: ", b->name, w.pos[0].line);
 	tm_nl_print_reason(stderr, e);
 	fputc('\n', stderr);
+}
+
+/*
+ * tm_txn_ops.commit_check: flush ruleset in a file deletes the tables in
+ * the transaction; SIDs and services are not part of transactions yet, so
+ * a namespace holding some refuses it rather than keeping them unsaid.
+ */
+static int tm_batch_commit_check(void *ctx)
+{
+	struct tm_batch *b = ctx;
+	size_t sids, services;
+	struct tm_words w;
+
+	if (b->flush_ruleset < 0)
+		return 0;
+	if (tm_ruleset_count_lb(&sids, &services, b->name))
+		return -1;
+	if (!sids && !services)
+		return 0;
+	w = tm_batch_words(b, (size_t)b->flush_ruleset);
+	tm_werror(&w, 0,
+		  "flush ruleset in a file cannot remove the %zu SIDs and %zu services of this namespace yet (they are not part of transactions); remove them first with 'tmctl flush ruleset'",
+		  sids, services);
+	return -1;
 }
 
 static void tm_batch_free(struct tm_batch *b)
@@ -407,11 +499,13 @@ int tm_do_batch(const char *path)
 	struct tm_batch b = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.cond = PTHREAD_COND_INITIALIZER,
+		.flush_ruleset = -1,
 	};
 	struct tm_txn_ops ops = {
 		.put = tm_batch_put,
 		.error = tm_batch_error,
 		.wait = tm_batch_wait,
+		.commit_check = tm_batch_commit_check,
 		.ctx = &b,
 	};
 	pthread_t parser;

@@ -336,6 +336,23 @@ static int tm_flush_ruleset(const char *what)
 	return ret;
 }
 
+int tm_ruleset_count_lb(size_t *sids, size_t *services, const char *what)
+{
+	struct tm_msgs s = {}, v = {};
+	bool changed = false;
+	int ret;
+
+	ret = tm_dump(TM_CMD_SID_GET, NULL, tm_msgs_cb, &s, what, &changed);
+	if (!ret)
+		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_msgs_cb, &v, what,
+			      &changed);
+	*sids = s.n;
+	*services = v.n;
+	tm_msgs_free(&s);
+	tm_msgs_free(&v);
+	return ret;
+}
+
 int tm_do_flush(int argc, char **argv)
 {
 	if (argc != 1 || !tm_matches(argv[0], "ruleset"))

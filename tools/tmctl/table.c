@@ -128,18 +128,6 @@ static int tm_table_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-enum {
-	TM_T_FAMILY,
-	TM_T_HOOK,
-	TM_T_PRIORITY,
-	TM_T_POLICY,
-	TM_T_ENGINE,
-	TM_T_COLLIDE,
-	TM_T_MAX_RULES,
-	TM_T_MAX_TUPLES,
-	TM_T_MAX
-};
-
 static const struct tm_keyword tm_table_keywords[TM_T_MAX] = {
 	[TM_T_FAMILY] = { "family", true },
 	[TM_T_HOOK] = { "hook", true },
@@ -151,27 +139,20 @@ static const struct tm_keyword tm_table_keywords[TM_T_MAX] = {
 	[TM_T_MAX_TUPLES] = { "max-tuples", true },
 };
 
-static int tm_table_add(const struct tm_words *w)
+/* "NAME [family F] [hook H] ..." of table add into @r. */
+static int tm_table_parse_add(const struct tm_words *w, struct tm_table_req *r)
 {
-	uint8_t family = TM_FAMILY_INET, hook = TM_HOOK_INPUT;
-	uint8_t policy = TM_POLICY_ACCEPT, engine = TM_ENG_TUPLEMERGE;
-	uint32_t collide = 0, max_rules = 0, max_tuples = 0;
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	bool seen[TM_T_MAX] = {};
-	struct nlmsghdr *nlh;
-	int32_t prio = 0;
 	int i, k, err = 0;
+	uint32_t v;
 
-	if (tm_parse_table(w, 0))
-		return TMCTL_EPARSE;
 	for (i = 1; i < w->argc; i += 2) {
 		k = tm_keyword(w, i, tm_table_keywords, TM_T_MAX);
 		if (k < 0)
 			return TMCTL_EPARSE;
-		if (seen[k])
+		if (r->seen[k])
 			return tm_werror(w, i, "%s given twice",
 					 tm_table_keywords[k].name);
-		seen[k] = true;
+		r->seen[k] = true;
 		if (i + 1 >= w->argc)
 			return tm_werror(w, i, "'%s' needs a value",
 					 w->argv[i]);
@@ -179,73 +160,108 @@ static int tm_table_add(const struct tm_words *w)
 		case TM_T_FAMILY:
 			err = tm_parse_name(w, i + 1, "family", tm_family_names,
 					    TM_FAMILY_IPV4, TM_FAMILY_MAX,
-					    &family);
+					    &r->family);
 			break;
 		case TM_T_HOOK:
 			err = tm_parse_name(w, i + 1, "hook", tm_hook_names, 0,
-					    TM_HOOK_MAX, &hook);
+					    TM_HOOK_MAX, &r->hook);
 			break;
 		case TM_T_PRIORITY:
-			err = tm_parse_s32(w, i + 1, "priority", &prio);
+			err = tm_parse_s32(w, i + 1, "priority", &r->priority);
 			break;
 		case TM_T_POLICY:
 			err = tm_parse_name(w, i + 1, "policy", tm_policy_names,
-					    0, TM_POLICY_MAX, &policy);
+					    0, TM_POLICY_MAX, &r->policy);
 			break;
 		case TM_T_ENGINE:
 			err = tm_parse_name(w, i + 1, "engine", tm_engine_names,
-					    0, TM_ENG_MAX, &engine);
+					    0, TM_ENG_MAX, &r->engine);
 			break;
 		case TM_T_COLLIDE:
-			err = tm_parse_u32(w, i + 1, "collide", 1, 128,
-					   &collide);
+			err = tm_parse_u32(w, i + 1, "collide", 1, 128, &v);
+			r->collide = (uint8_t)v;
 			break;
 		case TM_T_MAX_RULES:
 			err = tm_parse_u32(w, i + 1, "max-rules", 1,
-					   TM_MAX_RULES_LIMIT, &max_rules);
+					   TM_MAX_RULES_LIMIT, &r->max_rules);
 			break;
 		case TM_T_MAX_TUPLES:
 			err = tm_parse_u32(w, i + 1, "max-tuples", 1,
-					   TM_MAX_TUPLES_LIMIT, &max_tuples);
+					   TM_MAX_TUPLES_LIMIT, &r->max_tuples);
 			break;
 		}
 		if (err)
 			return TMCTL_EPARSE;
 	}
-	if (tmctl.check)
-		return TMCTL_OK;
-	nlh = tm_nl_request(buf, TM_CMD_TABLE_NEW, 0);
-	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
-	mnl_attr_put_u8(nlh, TM_A_TABLE_FAMILY, family);
-	mnl_attr_put_u8(nlh, TM_A_TABLE_HOOK, hook);
-	mnl_attr_put_u32(nlh, TM_A_TABLE_PRIORITY, (uint32_t)prio);
-	mnl_attr_put_u8(nlh, TM_A_TABLE_POLICY, policy);
-	mnl_attr_put_u8(nlh, TM_A_TABLE_ENGINE, engine);
+	return 0;
+}
+
+int tm_table_parse(const struct tm_words *w, enum tm_table_verb verb,
+		   struct tm_table_req *r)
+{
+	*r = (struct tm_table_req){
+		.verb = verb,
+		.family = TM_FAMILY_INET,
+		.hook = TM_HOOK_INPUT,
+		.policy = TM_POLICY_ACCEPT,
+		.engine = TM_ENG_TUPLEMERGE,
+	};
+	if (verb == TM_TABLE_DEL_ALL) {
+		if (w->argc > 0)
+			return tm_werror(w, 0, "unexpected '%s'", w->argv[0]);
+		return 0;
+	}
+	if (tm_parse_table(w, 0))
+		return TMCTL_EPARSE;
+	r->name = w->argv[0];
+	if (verb == TM_TABLE_ADD)
+		return tm_table_parse_add(w, r);
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	return 0;
+}
+
+uint8_t tm_table_cmd(enum tm_table_verb verb)
+{
+	return verb == TM_TABLE_ADD ? TM_CMD_TABLE_NEW :
+	       verb == TM_TABLE_FLUSH ? TM_CMD_RULE_DEL : TM_CMD_TABLE_DEL;
+}
+
+void tm_table_put(struct nlmsghdr *nlh, const struct tm_table_req *r)
+{
+	if (r->name)
+		mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->name);
+	if (r->verb != TM_TABLE_ADD)
+		return;
+	mnl_attr_put_u8(nlh, TM_A_TABLE_FAMILY, r->family);
+	mnl_attr_put_u8(nlh, TM_A_TABLE_HOOK, r->hook);
+	mnl_attr_put_u32(nlh, TM_A_TABLE_PRIORITY, (uint32_t)r->priority);
+	mnl_attr_put_u8(nlh, TM_A_TABLE_POLICY, r->policy);
+	mnl_attr_put_u8(nlh, TM_A_TABLE_ENGINE, r->engine);
 	/* The TupleMerge parameters only when given: the defaults are the
 	 * kernel's.
 	 */
-	if (seen[TM_T_COLLIDE])
-		mnl_attr_put_u8(nlh, TM_A_TABLE_COLLIDE, (uint8_t)collide);
-	if (seen[TM_T_MAX_RULES])
-		mnl_attr_put_u32(nlh, TM_A_TABLE_MAX_RULES, max_rules);
-	if (seen[TM_T_MAX_TUPLES])
-		mnl_attr_put_u32(nlh, TM_A_TABLE_MAX_TUPLES, max_tuples);
-	return tm_nl_talk(nlh, NULL, NULL, w->what);
+	if (r->seen[TM_T_COLLIDE])
+		mnl_attr_put_u8(nlh, TM_A_TABLE_COLLIDE, r->collide);
+	if (r->seen[TM_T_MAX_RULES])
+		mnl_attr_put_u32(nlh, TM_A_TABLE_MAX_RULES, r->max_rules);
+	if (r->seen[TM_T_MAX_TUPLES])
+		mnl_attr_put_u32(nlh, TM_A_TABLE_MAX_TUPLES, r->max_tuples);
 }
 
-static int tm_table_del(const struct tm_words *w)
+/* table add, del, flush NAME: one request. */
+static int tm_table_change(const struct tm_words *w, enum tm_table_verb verb)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct tm_table_req r;
 	struct nlmsghdr *nlh;
 
-	if (tm_parse_table(w, 0))
+	if (tm_table_parse(w, verb, &r))
 		return TMCTL_EPARSE;
-	if (w->argc > 1)
-		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
 	if (tmctl.check)
 		return TMCTL_OK;
-	nlh = tm_nl_request(buf, TM_CMD_TABLE_DEL, 0);
-	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
+	nlh = tm_nl_request(buf, tm_table_cmd(verb), 0);
+	tm_table_put(nlh, &r);
 	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 
@@ -287,16 +303,20 @@ int tm_do_table(int argc, char **argv)
 	}
 	if (tm_matches(argv[0], "add")) {
 		w.what = "table add";
-		return tm_table_add(&w);
+		return tm_table_change(&w, TM_TABLE_ADD);
 	}
 	if (tm_matches(argv[0], "delete")) {
 		w.what = "table del";
-		return tm_table_del(&w);
+		return tm_table_change(&w, TM_TABLE_DEL);
+	}
+	if (tm_matches(argv[0], "flush")) {
+		w.what = "table flush";
+		return tm_table_change(&w, TM_TABLE_FLUSH);
 	}
 	if (tm_matches(argv[0], "show")) {
 		w.what = "table show";
 		return tm_table_show(&w);
 	}
-	return tm_parse_error("table: unknown command '%s' (add, del, list, show)",
+	return tm_parse_error("table: unknown command '%s' (add, del, flush, list, show)",
 			      argv[0]);
 }

@@ -68,7 +68,7 @@ expect "tmctl " "table rule counters stats sid lb monitor import list save flush
 expect "tmctl r" "rule"
 expect "tmctl --j" "--json"
 expect "tmctl -j " "table rule counters stats sid lb monitor import list save flush"
-expect "tmctl table " "add del list show"
+expect "tmctl table " "add del flush list show"
 expect "tmctl table del " "filter edge"
 expect "tmctl table show f" "filter"
 expect "tmctl table add t " \

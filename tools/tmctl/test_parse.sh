@@ -122,7 +122,7 @@ rule add t id 1 accept
 rule add t id 4 proto tcpp accept
 rule add t id 5 src 10.0.0.1/8 \
    dst 1.2.3.4/33 accept
-table add x
+lb service add x
 rule frob t
 rule add t id 6 comment "unterminated
 rule add t id 7
@@ -143,7 +143,7 @@ EOF
 cat > bad.expect <<'EOF'
 bad.batch:2:23: error: unknown protocol 'tcpp' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
 bad.batch:3:21: error: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.0/8?
-bad.batch:5:1: error: 'table': a batch file holds rule add, replace, del and flush commands only
+bad.batch:5:1: error: 'lb' in a file: SIDs and load-balancer services are not part of transactions yet; run these lines as commands
 bad.batch:6:6: error: unknown rule command 'frob' (add, replace, del or flush)
 bad.batch:7:25: error: unterminated " quote
 bad.batch:8:16: error: missing action (accept, drop, reject, mark, count or lb)
@@ -162,6 +162,29 @@ bad.batch:20:19: error: second action 'drop', the rule already has 'accept'
 bad.batch:21:24: error: src given twice
 EOF
 check "bad batch file" 1 "$(cat bad.expect)" -c -f bad.batch
+
+# Tables and flush ruleset in a file.
+cat > tables.batch <<'EOF'
+flush ruleset
+table add x family ip hook forward priority -5 policy drop collide 4
+table add y famly ip
+table frob x
+table del x y
+table flush
+flush tables
+sid add fc00::1 accept policy always
+frob
+EOF
+cat > tables.expect <<'EOF'
+tables.batch:3:13: error: unknown keyword 'famly'
+tables.batch:4:7: error: unknown table command 'frob' (add, del or flush)
+tables.batch:5:13: error: unexpected 'y'
+tables.batch:6:12: error: missing table name
+tables.batch:7:7: error: expected 'flush ruleset'
+tables.batch:8:1: error: 'sid' in a file: SIDs and load-balancer services are not part of transactions yet; run these lines as commands
+tables.batch:9:1: error: 'frob': a batch file holds table, rule and flush ruleset commands
+EOF
+check "tables in a batch file" 1 "$(cat tables.expect)" -c -f tables.batch
 
 # A continued line's words are reported on their own line.
 printf 'rule add t id 1 \\\n  src 10.0.0.0/8 \\\n  dst ::2 accept\n' > cont.batch

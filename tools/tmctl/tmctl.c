@@ -108,6 +108,7 @@ void tm_usage(FILE *f)
 		"            HOOK: prerouting, input (default), forward, output,\n"
 		"            postrouting\n"
 		"  table del NAME\n"
+		"  table flush NAME\n"
 		"  table list\n"
 		"  table show [NAME]\n"
 		"\n"

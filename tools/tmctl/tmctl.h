@@ -176,6 +176,8 @@ uint8_t tm_attr_u8(const struct nlattr **tb, int type, uint8_t def);
 
 /* The socket, family id and events group, opening the session if needed. */
 struct mnl_socket *tm_nl_socket(void);
+/* The SIDs and services of the namespace (ruleset.c). */
+int tm_ruleset_count_lb(size_t *sids, size_t *services, const char *what);
 uint16_t tm_nl_family(void);
 /* Whether the family answers (loading the module if allowed), no exit. */
 bool tm_nl_module_loaded(void);
@@ -220,6 +222,8 @@ struct tm_txn_ops {
 	void (*error)(void *ctx, size_t i, const struct tm_nlerr *e,
 		      const struct tm_attr_map *map);
 	ssize_t (*wait)(void *ctx, size_t i);
+	/* Once every request was accepted: nonzero aborts (reported). */
+	int (*commit_check)(void *ctx);
 	void *ctx;
 	bool dry_run;	/* abort even without an error (tmctl -c -f) */
 };
@@ -267,6 +271,43 @@ void tm_out_null(const char *key);
 void tm_out_ratio(const char *key, uint64_t num, uint64_t den);
 
 /* rule.c: the words of rule add|replace|del|flush, as a request. */
+/* Table commands, of the command line or of a file (table.c). */
+enum tm_table_verb {
+	TM_TABLE_ADD,
+	TM_TABLE_DEL,
+	TM_TABLE_FLUSH,		/* its rules */
+	TM_TABLE_DEL_ALL,	/* every table: flush ruleset in a file */
+};
+
+/* The keywords of table add. */
+enum tm_table_field {
+	TM_T_FAMILY,
+	TM_T_HOOK,
+	TM_T_PRIORITY,
+	TM_T_POLICY,
+	TM_T_ENGINE,
+	TM_T_COLLIDE,
+	TM_T_MAX_RULES,
+	TM_T_MAX_TUPLES,
+	TM_T_MAX
+};
+
+struct tm_table_req {
+	uint8_t verb;		/* enum tm_table_verb */
+	uint8_t family, hook, policy, engine, collide;
+	int32_t priority;
+	uint32_t max_rules, max_tuples;
+	const char *name;	/* a word; NULL for TM_TABLE_DEL_ALL */
+	bool seen[TM_T_MAX];
+};
+
+/* Parse "NAME ..." of a table verb; the words must outlive @r. */
+int tm_table_parse(const struct tm_words *w, enum tm_table_verb verb,
+		   struct tm_table_req *r);
+/* The netlink command of a table verb, and its attributes. */
+uint8_t tm_table_cmd(enum tm_table_verb verb);
+void tm_table_put(struct nlmsghdr *nlh, const struct tm_table_req *r);
+
 enum tm_rule_verb {
 	TM_VERB_ADD,
 	TM_VERB_REPLACE,
