@@ -9,8 +9,9 @@
 #        and "bulk" (ip, forward, RULESET_RULES rules); SIDs with each
 #        policy, two services with backends; no traffic
 #
-# The listing is restored here with one tmctl per object line and the
-# rules of "bulk" through one batch file (tmctl -f takes rule commands).
+# The listing is restored here with one tmctl per SID and service line and
+# the tables with their rules through one batch file (SIDs and services
+# are not part of transactions yet).
 # tmctl -c -f checks files in the kernel without changing anything.
 
 source "$(dirname "$0")/lib.sh"
@@ -72,14 +73,15 @@ make_config()
 	tm -f "$TMP/bulk"
 }
 
-# Apply a listing: objects one command each, the rules as one batch.
+# Apply a listing: SIDs and services one command each, the tables and
+# rules as one batch.
 restore()
 {
 	local line
 
-	grep '^rule ' "$1" >"$TMP/rules"
+	grep -E '^(table|rule) ' "$1" >"$TMP/rules"
 	# A file, not <(...): the guest has no /dev/fd.
-	grep -v '^rule ' "$1" >"$TMP/objects"
+	grep -vE '^(table|rule) ' "$1" >"$TMP/objects"
 	while IFS= read -r line; do
 		eval "tm $line" || return 1
 	done <"$TMP/objects"
