@@ -228,9 +228,11 @@ int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 	}
 	tm_table_txn_switch(txn);
 	/*
-	 * ... then the old classifiers go (their readers finish before
-	 * anything of them is freed), and the events.
+	 * ... then the tables are announced (a new one before its rules)
+	 * and the deleted ones unhooked, the old classifiers go (their
+	 * readers finish before anything of them is freed).
 	 */
+	tm_table_txn_end(net, tn, txn, true);
 	list_for_each_entry(sh, &txn->shadows, node) {
 		tm_table_changed(tn, sh->table);
 		tm_cls_destroy(sh->rules.cls);
