@@ -342,6 +342,27 @@ static struct tm_words tm_batch_words(const struct tm_batch *b, size_t i)
 	return w;
 }
 
+/*
+ * The verb of "@obj VERB ...": its index in @verbs (@n of them, listed as
+ * @list in the messages), or -1 with the error reported.
+ */
+static int tm_batch_verb(const struct tm_words *w, const char *obj,
+			 const char * const *verbs, unsigned int n,
+			 const char *list)
+{
+	unsigned int v;
+
+	if (w->argc < 2) {
+		tm_werror(w, 1, "missing %s command (%s)", obj, list);
+		return -1;
+	}
+	for (v = 0; v < n; v++)
+		if (tm_matches(w->argv[1], verbs[v]))
+			return (int)v;
+	tm_werror(w, 1, "unknown %s command '%s' (%s)", obj, w->argv[1], list);
+	return -1;
+}
+
 static int tm_batch_parse_rule(struct tm_batch *b, size_t i,
 			       const struct tm_words *w)
 {
@@ -352,18 +373,11 @@ static int tm_batch_parse_rule(struct tm_batch *b, size_t i,
 		[TM_VERB_FLUSH] = "flush",
 	};
 	struct tm_words rest;
-	unsigned int v;
+	int v = tm_batch_verb(w, "rule", verbs, ARRAY_SIZE(verbs),
+			      "add, replace, del or flush");
 
-	if (w->argc < 2)
-		return tm_werror(w, 1,
-				 "missing rule command (add, replace, del or flush)");
-	for (v = 0; v < ARRAY_SIZE(verbs); v++)
-		if (tm_matches(w->argv[1], verbs[v]))
-			break;
-	if (v == ARRAY_SIZE(verbs))
-		return tm_werror(w, 1,
-				 "unknown rule command '%s' (add, replace, del or flush)",
-				 w->argv[1]);
+	if (v < 0)
+		return TMCTL_EPARSE;
 	rest = tm_words_shift(w, 2);
 	return tm_rule_parse(&rest, v, &b->reqs[i].rule);
 }
@@ -377,18 +391,11 @@ static int tm_batch_parse_table(struct tm_batch *b, size_t i,
 		[TM_TABLE_FLUSH] = "flush",
 	};
 	struct tm_words rest;
-	unsigned int v;
+	int v = tm_batch_verb(w, "table", verbs, ARRAY_SIZE(verbs),
+			      "add, del or flush");
 
-	if (w->argc < 2)
-		return tm_werror(w, 1,
-				 "missing table command (add, del or flush)");
-	for (v = 0; v < ARRAY_SIZE(verbs); v++)
-		if (tm_matches(w->argv[1], verbs[v]))
-			break;
-	if (v == ARRAY_SIZE(verbs))
-		return tm_werror(w, 1,
-				 "unknown table command '%s' (add, del or flush)",
-				 w->argv[1]);
+	if (v < 0)
+		return TMCTL_EPARSE;
 	rest = tm_words_shift(w, 2);
 	b->reqs[i].table = true;
 	return tm_table_parse(&rest, v, &b->reqs[i].tab);
