@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The "tuplemerge" generic netlink family: per-command attribute policies,
- * the ops table, the namespace and table commands, and change events.
+ * the ops table, the namespace (stats, flush ruleset) and table commands,
+ * and change events.
  * Handlers only parse and reply; the objects themselves are managed by their
  * own files (table.c, rule.c, txn.c, sid.c); the rule commands are in
  * rule_nl.c, the SID commands in sid_nl.c, the load-balancer commands in
@@ -277,6 +278,38 @@ nospace:
 	return -EMSGSIZE;
 }
 
+/*
+ * flush ruleset: every table, service and SID of the namespace goes, in
+ * the request's transaction, or in one of its own, begun and committed
+ * under one hold of the lock: packets see all of it or nothing.
+ */
+static int tm_nl_flush(struct sk_buff *skb, struct genl_info *info)
+{
+	struct net *net = genl_info_net(info);
+	struct tm_net *tn = tm_net(net);
+	struct tm_txn *txn, *own = NULL;
+	int err;
+
+	mutex_lock(&tn->lock);
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	if (!err && !txn) {
+		own = tm_txn_new(tn, info->snd_portid);
+		txn = own;
+		err = own ? 0 : -ENOMEM;
+	}
+	if (!err)
+		err = tm_txn_flush_ruleset(net, tn, txn, info->extack);
+	if (own && err)
+		tm_txn_abort(net, tn, own);
+	else if (own)
+		err = tm_txn_commit(net, tn, own, info->extack);
+	else if (!err)
+		txn->ops++;
+	mutex_unlock(&tn->lock);
+	return err;
+}
+
 static u8 tm_get_u8(struct genl_info *info, int attr, u8 def)
 {
 	return info->attrs[attr] ? nla_get_u8(info->attrs[attr]) : def;
@@ -326,7 +359,7 @@ static int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info)
 {
 	struct net *net = genl_info_net(info);
 	struct tm_net *tn = tm_net(net);
-	struct tm_table *t, *tmp;
+	struct tm_table *t;
 	struct tm_txn *txn;
 	int err = 0;
 
@@ -340,13 +373,8 @@ static int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info)
 		if (!err)
 			err = tm_table_del(net, t, txn, info->extack);
 	} else {
-		list_for_each_entry_safe(t, tmp, &tn->tables, list) {
-			if (tm_table_find_txn(tn, t->name, txn) != t)
-				continue;
-			err = tm_table_del(net, t, txn, info->extack);
-			if (err)
-				break;
-		}
+		err = tm_tables_del_all(net, txn, true, info->extack) ?:
+		      tm_tables_del_all(net, txn, false, info->extack);
 	}
 	if (!err && txn)
 		txn->ops++;
@@ -431,10 +459,16 @@ static const struct nla_policy tm_sid_new_policy[TM_A_MAX + 1] = {
 						     &tm_sid_threshold_range),
 	/* The kernel's seg6 HMAC key ids start at 1 (seg6_genl_sethmac()). */
 	[TM_A_SID_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy tm_sid_policy[TM_A_MAX + 1] = {
 	[TM_A_SID_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+};
+
+static const struct nla_policy tm_sid_del_policy[TM_A_MAX + 1] = {
+	[TM_A_SID_ADDR] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy tm_sid_load_policy[TM_A_MAX + 1] = {
@@ -476,10 +510,16 @@ static const struct nla_policy tm_lb_service_new_policy[TM_A_MAX + 1] = {
 	[TM_A_LB_SYN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &tm_lb_timeout_range),
 	[TM_A_LB_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy tm_lb_name_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
+};
+
+static const struct nla_policy tm_lb_service_del_policy[TM_A_MAX + 1] = {
+	TM_POLICY_LB_NAME,
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 /*
@@ -496,6 +536,7 @@ static const struct nla_policy tm_lb_backend_policy[TM_A_MAX + 1] = {
 	[TM_A_LB_BACKEND_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TM_A_LB_BACKEND_WEIGHT] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							 &tm_lb_weight_range),
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 /*
@@ -624,7 +665,7 @@ static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_SID_DEL,
 		.doit = tm_nl_sid_del,
-		.policy = tm_sid_policy,
+		.policy = tm_sid_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
@@ -646,7 +687,7 @@ static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_LB_SERVICE_DEL,
 		.doit = tm_nl_lb_service_del,
-		.policy = tm_lb_name_policy,
+		.policy = tm_lb_service_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
@@ -683,6 +724,13 @@ static const struct genl_ops tm_genl_ops[] = {
 		.cmd = TM_CMD_LB_FLOW_FLUSH,
 		.doit = tm_nl_lb_flow_flush,
 		.policy = tm_lb_name_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = TM_CMD_FLUSH,
+		.doit = tm_nl_flush,
+		.policy = tm_txn_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},

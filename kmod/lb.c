@@ -498,15 +498,40 @@ struct tm_lb_svc *tm_lb_svc_by_sid(struct tm_lb *lb, const struct in6_addr *a)
 	return NULL;
 }
 
-struct tm_lb_svc *tm_lb_svc_find(struct tm_net *tn, const char *name)
+/*
+ * The service @name as transaction @txn sees it, or as everyone does when
+ * @txn is NULL: a service @txn creates is there, one it deletes is gone,
+ * and one another transaction creates is nobody else's until that commits.
+ */
+struct tm_lb_svc *tm_lb_svc_find_txn(struct tm_net *tn, const char *name,
+				     const struct tm_txn *txn)
 {
 	struct tm_lb_svc *svc;
 
 	lockdep_assert_held(&tn->lock);
+	if (txn)
+		list_for_each_entry(svc, &txn->svcs, txn_node)
+			if (svc->txn_op == TM_TXN_NEW && !strcmp(svc->name, name))
+				return svc;
 	list_for_each_entry(svc, &tn->lb.svcs, list)
 		if (!strcmp(svc->name, name))
-			return svc;
+			return txn && svc->txn == txn &&
+			       svc->txn_op == TM_TXN_DEL ? NULL : svc;
 	return NULL;
+}
+
+struct tm_lb_svc *tm_lb_svc_find(struct tm_net *tn, const char *name)
+{
+	return tm_lb_svc_find_txn(tn, name, NULL);
+}
+
+/*
+ * A rule may not name @svc: another transaction than @txn (NULL: none)
+ * deletes it at its commit.
+ */
+bool tm_lb_svc_going(const struct tm_lb_svc *svc, const struct tm_txn *txn)
+{
+	return svc->txn && svc->txn != txn && svc->txn_op == TM_TXN_DEL;
 }
 
 static void tm_lb_svc_free_rcu(struct rcu_head *head)
@@ -514,8 +539,10 @@ static void tm_lb_svc_free_rcu(struct rcu_head *head)
 	struct tm_lb_svc *svc = container_of(head, struct tm_lb_svc, rcu);
 
 	kvfree(rcu_dereference_protected(svc->tab, true));
+	kvfree(svc->txn_tab);
 	tm_memcg_put(svc->memcg);
 	free_percpu(svc->stats);
+	kfree(svc->txn_backends);
 	kfree(svc->backends);
 	kfree(svc);
 }
@@ -531,34 +558,158 @@ void tm_lb_svc_put(struct tm_lb_svc *svc)
 		call_rcu(&svc->rcu, tm_lb_svc_free_rcu);
 }
 
+/*
+ * Why @cfg cannot be a service beside @svc, or NULL: a name, a load
+ * balancer's SID, or a VIP and port (0: any) a service has.
+ */
+static const char *tm_lb_svc_clash(const struct tm_lb_svc *svc,
+				   const struct tm_lb_cfg *cfg)
+{
+	if (!strcmp(svc->name, cfg->name))
+		return "A service with this name exists";
+	if (ipv6_addr_equal(&svc->sid, &cfg->sid))
+		return "This load-balancer SID is another service's";
+	if (ipv6_addr_equal(&svc->vip, &cfg->vip) && svc->proto == cfg->proto &&
+	    (svc->port == cfg->port || !svc->port || !cfg->port))
+		return "Another service serves this VIP and port";
+	return NULL;
+}
+
+/*
+ * Can @cfg be a service, for @txn (NULL: now), besides @self (a service
+ * it comes back as)?  EEXIST against the services @txn sees, EBUSY against
+ * those another transaction creates: their commits must not clash.
+ */
+static int tm_lb_svc_check(struct tm_net *tn, const struct tm_lb_cfg *cfg,
+			   const struct tm_txn *txn,
+			   const struct tm_lb_svc *self,
+			   struct netlink_ext_ack *extack)
+{
+	const struct tm_lb_svc *svc;
+	const struct tm_txn *other;
+	const char *why;
+
+	list_for_each_entry(svc, &tn->lb.svcs, list) {
+		if (svc == self ||
+		    (txn && svc->txn == txn && svc->txn_op == TM_TXN_DEL))
+			continue;
+		why = tm_lb_svc_clash(svc, cfg);
+		if (why) {
+			if (extack)
+				extack->_msg = why;
+			return -EEXIST;
+		}
+	}
+	list_for_each_entry(other, &tn->txns, node) {
+		list_for_each_entry(svc, &other->svcs, txn_node) {
+			if (svc == self || svc->txn_op != TM_TXN_NEW)
+				continue;
+			why = tm_lb_svc_clash(svc, cfg);
+			if (why && other == txn) {
+				if (extack)
+					extack->_msg = why;
+				return -EEXIST;
+			}
+			if (why) {
+				NL_SET_ERR_MSG(extack,
+					       "Another open transaction is creating a service with this name, SID, or VIP and port");
+				return -EBUSY;
+			}
+		}
+	}
+	return 0;
+}
+
+/* @svc has the configuration @cfg describes. */
+static bool tm_lb_svc_same(const struct tm_lb_svc *svc,
+			   const struct tm_lb_cfg *cfg)
+{
+	return !strcmp(svc->name, cfg->name) &&
+	       ipv6_addr_equal(&svc->vip, &cfg->vip) &&
+	       ipv6_addr_equal(&svc->sid, &cfg->sid) &&
+	       svc->proto == cfg->proto && svc->port == cfg->port &&
+	       svc->k == cfg->k && svc->size == cfg->size &&
+	       svc->max_flows == cfg->max_flows && svc->idle == cfg->idle &&
+	       svc->fin == cfg->fin && svc->syn == cfg->syn &&
+	       svc->hmac == cfg->hmac;
+}
+
+/* @svc joins @txn with @op, unless it is there already. */
+static void tm_lb_svc_txn_hold(struct tm_lb_svc *svc, struct tm_txn *txn,
+			       enum tm_txn_op op)
+{
+	if (!svc->txn)
+		list_add_tail(&svc->txn_node, &txn->svcs);
+	svc->txn = txn;
+	svc->txn_op = op;
+}
+
+/* Drop the backends a TM_TXN_SET would have given @svc. */
+static void tm_lb_svc_txn_forget(struct tm_lb_svc *svc)
+{
+	kfree(svc->txn_backends);
+	svc->txn_backends = NULL;
+	svc->txn_nbackends = 0;
+	kvfree(svc->txn_tab);
+	svc->txn_tab = NULL;
+}
+
+/*
+ * @svc changes outside the transaction holding it: that transaction can
+ * no longer commit (tm_txn_spoil()), and lets the service go.
+ */
+static void tm_lb_svc_txn_detach(struct tm_lb_svc *svc)
+{
+	struct tm_txn *txn = svc->txn;
+
+	if (!txn)
+		return;
+	list_del(&svc->txn_node);
+	if (svc->txn_op == TM_TXN_DEL)
+		txn->nsvcs_del--;
+	tm_lb_svc_txn_forget(svc);
+	svc->txn = NULL;
+	svc->txn_op = TM_TXN_NONE;
+	tm_txn_spoil(txn);
+}
+
+/*
+ * Create a service, or, for transaction @txn, one that only @txn sees
+ * until its commit.  A service @txn deleted and creates again alike
+ * (every parameter the same) stays the same service, with its flows and
+ * counters, and the backends @txn gives it: a transaction that replaces
+ * the whole configuration (flush ruleset, then the file) keeps what it
+ * does not change.
+ */
 int tm_lb_svc_add(struct net *net, struct tm_net *tn,
-		  const struct tm_lb_cfg *cfg, struct netlink_ext_ack *extack,
-		  struct tm_lb_svc **out)
+		  const struct tm_lb_cfg *cfg, struct tm_txn *txn,
+		  struct netlink_ext_ack *extack, struct tm_lb_svc **out)
 {
 	struct tm_lb *lb = &tn->lb;
 	struct tm_lb_svc *svc;
 	int err, cpu;
 
 	lockdep_assert_held(&tn->lock);
-	if (tm_lb_svc_find(tn, cfg->name)) {
-		NL_SET_ERR_MSG(extack, "A service with this name exists");
-		return -EEXIST;
-	}
-	if (tm_lb_svc_by_sid(lb, &cfg->sid)) {
-		NL_SET_ERR_MSG(extack,
-			       "This load-balancer SID is another service's");
-		return -EEXIST;
-	}
-	list_for_each_entry(svc, &lb->svcs, list) {
-		if (ipv6_addr_equal(&svc->vip, &cfg->vip) &&
-		    svc->proto == cfg->proto &&
-		    (svc->port == cfg->port || !svc->port || !cfg->port)) {
-			NL_SET_ERR_MSG(extack,
-				       "Another service serves this VIP and port");
-			return -EEXIST;
+	if (txn) {
+		list_for_each_entry(svc, &lb->svcs, list) {
+			if (svc->txn != txn || svc->txn_op != TM_TXN_DEL ||
+			    !tm_lb_svc_same(svc, cfg))
+				continue;
+			err = tm_lb_svc_check(tn, cfg, txn, svc, extack);
+			if (err)
+				return err;
+			/* Back, with no backend yet, as a new service. */
+			txn->nsvcs_del--;
+			tm_lb_svc_txn_hold(svc, txn, TM_TXN_SET);
+			*out = svc;
+			return 0;
 		}
 	}
-	if (lb->nsvcs >= TM_LB_MAX_SERVICES) {
+	err = tm_lb_svc_check(tn, cfg, txn, NULL, extack);
+	if (err)
+		return err;
+	if (lb->nsvcs + lb->npending >=
+	    TM_LB_MAX_SERVICES + (txn ? txn->nsvcs_del : 0)) {
 		NL_SET_ERR_MSG(extack, "Too many services in this namespace");
 		return -ENOSPC;
 	}
@@ -588,6 +739,7 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	atomic_set(&svc->nflows, 0);
 	INIT_LIST_HEAD(&svc->halfopen);
 	svc->memcg = tm_memcg_owner();
+	/* A transaction's service hooks too: its commit must not fail. */
 	if (!lb->hooked) {
 		err = tm_lb_hook(net, lb, extack);
 		if (err) {
@@ -595,10 +747,15 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 			return err;
 		}
 	}
+	*out = svc;
+	if (txn) {
+		tm_lb_svc_txn_hold(svc, txn, TM_TXN_NEW);
+		lb->npending++;
+		return 0;
+	}
 	list_add_tail(&svc->list, &lb->svcs);
 	hlist_add_head_rcu(&svc->sid_node, &lb->sid_hash[tm_lb_sid_hash(&svc->sid)]);
 	lb->nsvcs++;
-	*out = svc;
 	return 0;
 }
 
@@ -619,27 +776,115 @@ static void tm_lb_svc_unlink(struct tm_net *tn, struct tm_lb_svc *svc)
 	spin_unlock_bh(&lb->flock);
 }
 
+/* No service left, and no transaction creates one: no hook. */
+static void tm_lb_idle(struct net *net, struct tm_lb *lb)
+{
+	if (!lb->nsvcs && !lb->npending)
+		tm_lb_unhook(net, lb);
+}
+
 /*
- * Delete @svc unless a rule names it.  The caller then drops the
- * namespace's reference with tm_lb_svc_put(), once done with it.  A rule
- * drops its reference when it is unpublished (tm_krule_free()), not after
- * the grace period: no wait here.
+ * The unlinked services on @gone (by txn_node) forget their flows, then
+ * the namespace's references go.  With the last service the hook goes,
+ * and every flow with it, before any service may be freed: a flow points
+ * to its service.
+ */
+static void tm_lb_svcs_gone(struct net *net, struct tm_lb *lb,
+			    struct list_head *gone)
+{
+	struct tm_lb_svc *svc, *tmp;
+
+	list_for_each_entry(svc, gone, txn_node)
+		if (lb->nsvcs || lb->npending)
+			tm_lflow_sweep(lb, svc, false);
+	tm_lb_idle(net, lb);
+	list_for_each_entry_safe(svc, tmp, gone, txn_node) {
+		list_del(&svc->txn_node);
+		tm_lb_svc_put(svc);
+	}
+}
+
+/*
+ * Delete @svc unless a rule (of those @txn sees) names it: now, or at the
+ * commit of @txn.  Now, the caller then drops the namespace's reference
+ * with tm_lb_svc_put(), once done with it.  A rule drops its reference
+ * when it is unpublished (tm_krule_free()), not after the grace period:
+ * no wait here.  A service @txn created goes at once: no packet saw it.
  */
 int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
-		  struct netlink_ext_ack *extack)
+		  struct tm_txn *txn, struct netlink_ext_ack *extack)
 {
 	lockdep_assert_held(&tn->lock);
-	if (refcount_read(&svc->ref) > 1) {
+	if (txn && svc->txn && svc->txn != txn) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing this service");
+		return -EBUSY;
+	}
+	if (txn ? tm_tables_use_svc(tn, svc, txn) :
+		  refcount_read(&svc->ref) > 1) {
 		NL_SET_ERR_MSG(extack,
 			       "The service is in use by a rule (lb action)");
 		return -EBUSY;
 	}
-	list_del(&svc->list);
-	tm_lb_svc_unlink(tn, svc);
-	if (tn->lb.nsvcs)
-		tm_lflow_sweep(&tn->lb, svc, false);
-	else
-		tm_lb_unhook(net, &tn->lb);
+	if (!txn) {
+		tm_lb_svc_txn_detach(svc);
+		list_del(&svc->list);
+		tm_lb_svc_unlink(tn, svc);
+		if (tn->lb.nsvcs || tn->lb.npending)
+			tm_lflow_sweep(&tn->lb, svc, false);
+		else
+			tm_lb_unhook(net, &tn->lb);
+		return 0;
+	}
+	if (svc->txn_op == TM_TXN_NEW) {
+		list_del(&svc->txn_node);
+		tn->lb.npending--;
+		tm_lb_svc_put(svc);
+		tm_lb_idle(net, &tn->lb);
+		return 0;
+	}
+	tm_lb_svc_txn_forget(svc);
+	tm_lb_svc_txn_hold(svc, txn, TM_TXN_DEL);
+	txn->nsvcs_del++;
+	return 0;
+}
+
+/*
+ * Delete every service @txn sees, at its commit, once the tables that
+ * name them are gone; with @dry, only find out whether another
+ * transaction holds one (-EBUSY), changing nothing.
+ */
+int tm_lb_svcs_del_all(struct net *net, struct tm_net *tn,
+		       struct tm_txn *txn, bool dry,
+		       struct netlink_ext_ack *extack)
+{
+	struct tm_lb_svc *svc, *tmp;
+	int err;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(svc, &tn->lb.svcs, list) {
+		if (!svc->txn || svc->txn == txn)
+			continue;
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing a service");
+		return -EBUSY;
+	}
+	if (dry)
+		return 0;
+	list_for_each_entry_safe(svc, tmp, &txn->svcs, txn_node) {
+		if (svc->txn_op != TM_TXN_NEW)
+			continue;
+		err = tm_lb_svc_del(net, tn, svc, txn, extack);
+		if (err)
+			return err;
+	}
+	list_for_each_entry(svc, &tn->lb.svcs, list) {
+		if (svc->txn_op == TM_TXN_DEL)
+			continue;
+		err = tm_lb_svc_del(net, tn, svc, txn, extack);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -716,6 +961,15 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 	return 0;
 }
 
+static void tm_lb_tab_error(int err, struct netlink_ext_ack *extack)
+{
+	if (err == -ENOMEM)
+		NL_SET_ERR_MSG(extack, "Out of memory for the service's table");
+	else
+		NL_SET_ERR_MSG(extack,
+			       "Cannot build the service's table (two backends hash alike?)");
+}
+
 /* Make @b (@n backends, allocated) @svc's, with its new table. */
 static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
 			      u32 n, struct netlink_ext_ack *extack)
@@ -725,12 +979,7 @@ static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
 
 	err = tm_lb_tab_build(svc, b, n, &tab);
 	if (err) {
-		if (err == -ENOMEM)
-			NL_SET_ERR_MSG(extack,
-				       "Out of memory for the service's table");
-		else
-			NL_SET_ERR_MSG(extack,
-				       "Cannot build the service's table (two backends hash alike?)");
+		tm_lb_tab_error(err, extack);
 		kfree(b);
 		return err;
 	}
@@ -745,24 +994,81 @@ static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
 	return 0;
 }
 
-static int tm_lb_backend_index(const struct tm_lb_svc *svc,
+static int tm_lb_backend_index(const struct tm_lb_backend *b, u32 n,
 			       const struct in6_addr *sid)
 {
 	u32 i;
 
-	for (i = 0; i < svc->nbackends; i++)
-		if (ipv6_addr_equal(&svc->backends[i].sid, sid))
+	for (i = 0; i < n; i++)
+		if (ipv6_addr_equal(&b[i].sid, sid))
 			return i;
 	return -1;
 }
 
-int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
-		      u32 weight, struct netlink_ext_ack *extack)
+/*
+ * The backends of @svc as @txn (NULL: none) sees them, into *@b and *@n;
+ * -EBUSY when another transaction holds @svc.  Outside a transaction, the
+ * one holding @svc can no longer commit.
+ */
+static int tm_lb_backends_of(struct tm_lb_svc *svc, struct tm_txn *txn,
+			     const struct tm_lb_backend **b, u32 *n,
+			     struct netlink_ext_ack *extack)
 {
-	struct tm_lb_backend *b;
-	u32 n = svc->nbackends;
+	if (!txn) {
+		tm_lb_svc_txn_detach(svc);
+	} else if (svc->txn && svc->txn != txn) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing this service");
+		return -EBUSY;
+	}
+	if (txn && svc->txn_op == TM_TXN_SET) {
+		*b = svc->txn_backends;
+		*n = svc->txn_nbackends;
+	} else {
+		*b = svc->backends;
+		*n = svc->nbackends;
+	}
+	return 0;
+}
 
-	if (tm_lb_backend_index(svc, sid) >= 0) {
+/*
+ * @b (@n, allocated) are the backends of @svc: now, with its new table,
+ * or those @txn gives it, whose table its commit builds once however many
+ * changes it made.  A service @txn creates is @txn's alone: its own
+ * backends change.
+ */
+static int tm_lb_backends_commit(struct tm_lb_svc *svc, struct tm_txn *txn,
+				 struct tm_lb_backend *b, u32 n,
+				 struct netlink_ext_ack *extack)
+{
+	if (!txn)
+		return tm_lb_backends_set(svc, b, n, extack);
+	if (svc->txn_op == TM_TXN_NEW) {
+		kfree(svc->backends);
+		svc->backends = b;
+		svc->nbackends = n;
+		return 0;
+	}
+	tm_lb_svc_txn_hold(svc, txn, TM_TXN_SET);
+	kfree(svc->txn_backends);
+	svc->txn_backends = b;
+	svc->txn_nbackends = n;
+	return 0;
+}
+
+int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      u32 weight, struct tm_txn *txn,
+		      struct netlink_ext_ack *extack)
+{
+	const struct tm_lb_backend *cur;
+	struct tm_lb_backend *b;
+	u32 n;
+	int err;
+
+	err = tm_lb_backends_of(svc, txn, &cur, &n, extack);
+	if (err)
+		return err;
+	if (tm_lb_backend_index(cur, n, sid) >= 0) {
 		NL_SET_ERR_MSG(extack, "The service has this backend");
 		return -EEXIST;
 	}
@@ -775,19 +1081,24 @@ int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
 	if (!b)
 		return -ENOMEM;
 	if (n)
-		memcpy(b, svc->backends, n * sizeof(*b));
+		memcpy(b, cur, n * sizeof(*b));
 	b[n].sid = *sid;
 	b[n].weight = weight;
-	return tm_lb_backends_set(svc, b, n + 1, extack);
+	return tm_lb_backends_commit(svc, txn, b, n + 1, extack);
 }
 
 int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
-		      struct netlink_ext_ack *extack)
+		      struct tm_txn *txn, struct netlink_ext_ack *extack)
 {
-	int i = tm_lb_backend_index(svc, sid);
+	const struct tm_lb_backend *cur;
 	struct tm_lb_backend *b = NULL;
-	u32 n = svc->nbackends;
+	u32 n;
+	int i, err;
 
+	err = tm_lb_backends_of(svc, txn, &cur, &n, extack);
+	if (err)
+		return err;
+	i = tm_lb_backend_index(cur, n, sid);
 	if (i < 0) {
 		NL_SET_ERR_MSG(extack, "The service has no such backend");
 		return -ENOENT;
@@ -796,8 +1107,213 @@ int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
 		b = kmalloc_array(n - 1, sizeof(*b), GFP_KERNEL_ACCOUNT);
 		if (!b)
 			return -ENOMEM;
-		memcpy(b, svc->backends, i * sizeof(*b));
-		memcpy(b + i, svc->backends + i + 1, (n - 1 - i) * sizeof(*b));
+		memcpy(b, cur, i * sizeof(*b));
+		memcpy(b + i, cur + i + 1, (n - 1 - i) * sizeof(*b));
 	}
-	return tm_lb_backends_set(svc, b, n - 1, extack);
+	return tm_lb_backends_commit(svc, txn, b, n - 1, extack);
+}
+
+/* @set (@n backends) holds @b with its weight. */
+static bool tm_lb_backend_in(const struct tm_lb_backend *b,
+			     const struct tm_lb_backend *set, u32 n)
+{
+	int i = tm_lb_backend_index(set, n, &b->sid);
+
+	return i >= 0 && set[i].weight == b->weight;
+}
+
+static bool tm_lb_backends_equal(const struct tm_lb_backend *a, u32 na,
+				 const struct tm_lb_backend *b, u32 nb)
+{
+	u32 i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!ipv6_addr_equal(&a[i].sid, &b[i].sid) ||
+		    a[i].weight != b[i].weight)
+			return false;
+	return true;
+}
+
+/*
+ * The commit of @txn, first step, which may fail (nothing changed then):
+ * the table of each service it creates or gives new backends, built once.
+ * Backends it gives back unchanged (a configuration loaded again) keep
+ * their table, so the flows hunting keep their candidates.
+ */
+int tm_lb_txn_prepare(struct tm_txn *txn, struct netlink_ext_ack *extack)
+{
+	struct tm_lb_svc *svc;
+	int err;
+
+	list_for_each_entry(svc, &txn->svcs, txn_node) {
+		cond_resched();
+		if (svc->txn_op == TM_TXN_NEW) {
+			err = tm_lb_tab_build(svc, svc->backends,
+					      svc->nbackends, &svc->txn_tab);
+		} else if (svc->txn_op == TM_TXN_SET) {
+			svc->txn_changed =
+				!tm_lb_backends_equal(svc->backends,
+						      svc->nbackends,
+						      svc->txn_backends,
+						      svc->txn_nbackends);
+			err = !svc->txn_changed ? 0 :
+			      tm_lb_tab_build(svc, svc->txn_backends,
+					      svc->txn_nbackends,
+					      &svc->txn_tab);
+		} else {
+			err = 0;
+		}
+		if (err) {
+			tm_lb_tab_error(err, extack);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The commit of @txn, with nothing in between that sleeps: before the
+ * tables switch (@link), the services it creates are linked and those it
+ * changes get their backends; after them, those it deletes are unlinked.
+ * The old backends and table wait in txn_backends and txn_tab.
+ */
+void tm_lb_txn_switch(struct tm_net *tn, struct tm_txn *txn, bool link)
+{
+	struct tm_lb *lb = &tn->lb;
+	struct tm_lb_backend *b;
+	struct tm_lb_svc *svc;
+	struct tm_lb_tab *tab;
+	u32 n;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(svc, &txn->svcs, txn_node) {
+		if (!link) {
+			if (svc->txn_op == TM_TXN_DEL) {
+				list_del(&svc->list);
+				tm_lb_svc_unlink(tn, svc);
+			}
+			continue;
+		}
+		if (svc->txn_op == TM_TXN_NEW) {
+			svc->tab_gen = svc->txn_tab ? 1 : 0;
+			RCU_INIT_POINTER(svc->tab, svc->txn_tab);
+			svc->txn_tab = NULL;
+			list_add_tail(&svc->list, &lb->svcs);
+			hlist_add_head_rcu(&svc->sid_node,
+					   &lb->sid_hash[tm_lb_sid_hash(&svc->sid)]);
+			lb->nsvcs++;
+			lb->npending--;
+		} else if (svc->txn_op == TM_TXN_SET && svc->txn_changed) {
+			tab = rcu_dereference_protected(svc->tab, true);
+			svc->tab_gen++;
+			rcu_assign_pointer(svc->tab, svc->txn_tab);
+			svc->txn_tab = tab;
+			b = svc->backends;
+			n = svc->nbackends;
+			svc->backends = svc->txn_backends;
+			svc->nbackends = svc->txn_nbackends;
+			svc->txn_backends = b;
+			svc->txn_nbackends = n;
+		}
+	}
+}
+
+/* Announce backend @b of @svc being added or deleted (@cmd). */
+static void tm_lb_notify_backend(struct net *net, struct tm_net *tn,
+				 const struct tm_lb_svc *svc,
+				 const struct tm_lb_backend *b, u8 cmd)
+{
+	tn->generation++;
+	tm_lb_notify(net, svc, b, cmd, tn->generation);
+}
+
+/*
+ * The commit of @txn is done: announce the services it created (with
+ * their backends) and the backends it changed, as the commands that would
+ * have made them.
+ */
+void tm_lb_txn_announce(struct net *net, struct tm_net *tn,
+			struct tm_txn *txn)
+{
+	const struct tm_lb_backend *b;
+	struct tm_lb_svc *svc;
+	u32 i;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(svc, &txn->svcs, txn_node) {
+		if (svc->txn_op == TM_TXN_NEW) {
+			tn->generation++;
+			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_NEW,
+				     tn->generation);
+			for (i = 0; i < svc->nbackends; i++)
+				tm_lb_notify_backend(net, tn, svc,
+						     &svc->backends[i],
+						     TM_CMD_LB_BACKEND_NEW);
+			continue;
+		}
+		if (svc->txn_op != TM_TXN_SET || !svc->txn_changed)
+			continue;
+		/* The old backends are in txn_backends now. */
+		for (i = 0; i < svc->txn_nbackends; i++) {
+			b = &svc->txn_backends[i];
+			if (!tm_lb_backend_in(b, svc->backends,
+					      svc->nbackends))
+				tm_lb_notify_backend(net, tn, svc, b,
+						     TM_CMD_LB_BACKEND_DEL);
+		}
+		for (i = 0; i < svc->nbackends; i++) {
+			b = &svc->backends[i];
+			if (!tm_lb_backend_in(b, svc->txn_backends,
+					      svc->txn_nbackends))
+				tm_lb_notify_backend(net, tn, svc, b,
+						     TM_CMD_LB_BACKEND_NEW);
+		}
+	}
+}
+
+/*
+ * @txn ends.  Committed: the services it deleted are announced, forget
+ * their flows and go; the old tables and backends of those it changed go.
+ * Aborted: the services it created go, the others stay as they are.
+ */
+void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		   bool committed)
+{
+	struct tm_lb *lb = &tn->lb;
+	struct tm_lb_svc *svc, *tmp;
+	struct tm_lb_tab *old;
+	LIST_HEAD(gone);
+	u8 op;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry_safe(svc, tmp, &txn->svcs, txn_node) {
+		op = svc->txn_op;
+		list_del(&svc->txn_node);
+		svc->txn = NULL;
+		svc->txn_op = TM_TXN_NONE;
+		if (op == TM_TXN_DEL)
+			txn->nsvcs_del--;
+		if (op == TM_TXN_NEW && !committed) {
+			lb->npending--;
+			tm_lb_svc_put(svc);
+			continue;
+		}
+		if (op == TM_TXN_SET && committed && svc->txn_changed) {
+			/* Published: its readers finish first. */
+			old = svc->txn_tab;
+			svc->txn_tab = NULL;
+			if (old)
+				kvfree_rcu(old, rcu);
+		}
+		tm_lb_svc_txn_forget(svc);
+		if (op == TM_TXN_DEL && committed) {
+			tn->generation++;
+			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_DEL,
+				     tn->generation);
+			list_add_tail(&svc->txn_node, &gone);
+		}
+	}
+	tm_lb_svcs_gone(net, lb, &gone);
 }

@@ -2,9 +2,10 @@
 /*
  * The load-balancer commands of the "tuplemerge" family
  * (TM_CMD_LB_SERVICE_*, TM_CMD_LB_BACKEND_*, TM_CMD_LB_FLOW_*): parsing,
- * replies, dumps and change events.  The services, backends and flows
- * themselves are lb.c's; include/uapi/linux/tuplemerge.h documents the
- * commands.
+ * replies, dumps and change events.  Service and backend changes may
+ * belong to a transaction (TM_A_TXN_ID): their events then come with its
+ * commit.  The services, backends and flows themselves are lb.c's;
+ * include/uapi/linux/tuplemerge.h documents the commands.
  */
 #include <linux/jiffies.h>
 #include <net/genetlink.h>
@@ -107,8 +108,8 @@ nospace:
 	return -EMSGSIZE;
 }
 
-static void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
-			 const struct tm_lb_backend *b, u8 cmd, u64 generation)
+void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
+		  const struct tm_lb_backend *b, u8 cmd, u64 generation)
 {
 	struct sk_buff *skb;
 
@@ -145,14 +146,19 @@ static u32 tm_get_u32_or(struct genl_info *info, int type, u32 dflt)
 	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : dflt;
 }
 
-/* The service TM_A_LB_NAME, under tm_net.lock; NULL with an extack. */
-static struct tm_lb_svc *tm_nl_svc(struct tm_net *tn, struct genl_info *info)
+/*
+ * The service TM_A_LB_NAME as transaction @txn (NULL: none) sees it,
+ * under tm_net.lock; NULL with an extack.
+ */
+static struct tm_lb_svc *tm_nl_svc(struct tm_net *tn, struct genl_info *info,
+				   const struct tm_txn *txn)
 {
 	struct tm_lb_svc *svc;
 
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_LB_NAME))
 		return NULL;
-	svc = tm_lb_svc_find(tn, nla_data(info->attrs[TM_A_LB_NAME]));
+	svc = tm_lb_svc_find_txn(tn, nla_data(info->attrs[TM_A_LB_NAME]),
+				 txn);
 	if (!svc)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_LB_NAME],
 				    "No load-balancer service with this name");
@@ -166,6 +172,7 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **a = info->attrs;
 	struct tm_lb_cfg cfg = {};
 	struct tm_lb_svc *svc;
+	struct tm_txn *txn;
 	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_LB_NAME))
@@ -224,8 +231,13 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	cfg.hmac = tm_get_u32_or(info, TM_A_LB_HMAC_KEY, 0);
 
 	mutex_lock(&tn->lock);
-	err = tm_lb_svc_add(net, tn, &cfg, info->extack, &svc);
-	if (!err) {
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	if (!err)
+		err = tm_lb_svc_add(net, tn, &cfg, txn, info->extack, &svc);
+	if (!err && txn) {
+		txn->ops++;
+	} else if (!err) {
 		tn->generation++;
 		tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_NEW,
 			     tn->generation);
@@ -239,20 +251,27 @@ int tm_nl_lb_service_del(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	struct tm_net *tn = tm_net(net);
 	struct tm_lb_svc *svc;
-	int err = -ENOENT;
+	struct tm_txn *txn;
+	int err;
 
 	mutex_lock(&tn->lock);
-	svc = tm_nl_svc(tn, info);
-	if (svc) {
-		err = tm_lb_svc_del(net, tn, svc, info->extack);
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	svc = err ? NULL : tm_nl_svc(tn, info, txn);
+	if (!svc) {
+		err = err ?: info->attrs[TM_A_LB_NAME] ? -ENOENT : -EINVAL;
+	} else if (txn) {
+		err = tm_lb_svc_del(net, tn, svc, txn, info->extack);
+		if (!err)
+			txn->ops++;
+	} else {
+		err = tm_lb_svc_del(net, tn, svc, NULL, info->extack);
 		if (!err) {
 			tn->generation++;
 			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_DEL,
 				     tn->generation);
 			tm_lb_svc_put(svc);
 		}
-	} else if (!info->attrs[TM_A_LB_NAME]) {
-		err = -EINVAL;
 	}
 	mutex_unlock(&tn->lock);
 	return err;
@@ -270,7 +289,7 @@ int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&tn->lock);
-	svc = tm_nl_svc(tn, info);
+	svc = tm_nl_svc(tn, info, NULL);
 	if (svc)
 		err = tm_fill_svc(msg, svc, NULL, info->snd_portid,
 				  info->snd_seq, 0, TM_CMD_LB_SERVICE_GET,
@@ -318,6 +337,7 @@ static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
 	struct tm_net *tn = tm_net(net);
 	struct tm_lb_backend b;
 	struct tm_lb_svc *svc;
+	struct tm_txn *txn;
 	int err;
 
 	err = tm_get_unicast(info, TM_A_LB_BACKEND_SID, &b.sid);
@@ -337,16 +357,23 @@ static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
 		return -EINVAL;
 	}
 	mutex_lock(&tn->lock);
-	svc = tm_nl_svc(tn, info);
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	if (err)
+		goto out;
+	svc = tm_nl_svc(tn, info, txn);
 	if (!svc) {
 		err = info->attrs[TM_A_LB_NAME] ? -ENOENT : -EINVAL;
 		goto out;
 	}
 	if (cmd == TM_CMD_LB_BACKEND_NEW)
-		err = tm_lb_backend_add(svc, &b.sid, b.weight, info->extack);
+		err = tm_lb_backend_add(svc, &b.sid, b.weight, txn,
+					info->extack);
 	else
-		err = tm_lb_backend_del(svc, &b.sid, info->extack);
-	if (!err) {
+		err = tm_lb_backend_del(svc, &b.sid, txn, info->extack);
+	if (!err && txn) {
+		txn->ops++;
+	} else if (!err) {
 		tn->generation++;
 		tm_lb_notify(net, svc, &b, cmd, tn->generation);
 	}
@@ -372,7 +399,7 @@ int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info)
 	int err = 0;
 
 	mutex_lock(&tn->lock);
-	svc = tm_nl_svc(tn, info);
+	svc = tm_nl_svc(tn, info, NULL);
 	if (svc)
 		tm_lflow_flush(&tn->lb, svc);
 	else

@@ -43,6 +43,8 @@ static void __net_exit tm_net_exit(struct net *net)
 	struct tm_net *tn = tm_net(net);
 
 	mutex_lock(&tn->lock);
+	/* Open transactions first: they hold SIDs, services and tables. */
+	tm_txn_flush(net, tn);
 	tm_sids_flush(net, tn);
 #ifndef TM_FAULT_LEAK_NETNS
 	tm_table_flush(net, tn);
@@ -55,6 +57,7 @@ static void __net_exit tm_net_exit(struct net *net)
 	tm_lb_flush(net, tn);
 	mutex_unlock(&tn->lock);
 	WARN_ON_ONCE(!list_empty(&tn->tables) || tn->ntables);
+	WARN_ON_ONCE(tn->sids.npending || tn->lb.npending);
 	mutex_destroy(&tn->lock);
 }
 

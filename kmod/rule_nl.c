@@ -150,9 +150,11 @@ static int tm_nl_ports(struct genl_info *info, int amin, int amax, u16 *lo,
 }
 
 /*
- * The service of an lb rule, under tm_net.lock: it must exist, and the rule
- * must be IPv6 only, in a table at the prerouting hook, where the packet's
- * destination can still change its route.
+ * The service of an lb rule, under tm_net.lock: it must exist (as the
+ * request's transaction sees it) and not be going with another
+ * transaction's commit, and the rule must be IPv6 only, in a table at the
+ * prerouting hook, where the packet's destination can still change its
+ * route.
  */
 static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 			 struct tm_rule_cfg *cfg)
@@ -160,6 +162,7 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 	const struct nlattr *name = info->attrs[TM_A_RULE_LB_SERVICE];
 	struct tm_net *tn = tm_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
+	struct tm_txn *txn;
 
 	if (!name) {
 		NL_SET_ERR_MSG(extack, "The lb action needs a service");
@@ -176,11 +179,19 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 				    "An lb rule must be IPv6 only (family ip6 or IPv6 addresses)");
 		return -EINVAL;
 	}
-	cfg->svc = tm_lb_svc_find(tn, nla_data(name));
+	txn = tm_nl_txn(tn, info);
+	if (IS_ERR(txn))
+		return PTR_ERR(txn);
+	cfg->svc = tm_lb_svc_find_txn(tn, nla_data(name), txn);
 	if (!cfg->svc) {
 		NL_SET_ERR_MSG_ATTR(extack, name,
 				    "No load-balancer service with this name");
 		return -ENOENT;
+	}
+	if (tm_lb_svc_going(cfg->svc, txn)) {
+		NL_SET_ERR_MSG_ATTR(extack, name,
+				    "An open transaction is deleting this service");
+		return -EBUSY;
 	}
 	return 0;
 }
@@ -909,7 +920,7 @@ static int tm_nl_txn_end(struct genl_info *info, bool commit)
 	} else if (commit && txn->stale) {
 		/* A spoilt transaction ends with the error that says so. */
 		NL_SET_ERR_MSG(info->extack,
-			       "A table changed outside the transaction: nothing committed, run it again");
+			       "What the transaction changes was changed outside it: nothing committed, run it again");
 		tm_txn_abort(net, tn, txn);
 		err = -EBUSY;
 	} else if (commit) {

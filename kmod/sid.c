@@ -561,8 +561,119 @@ static void tm_sid_free_rcu(struct rcu_head *head)
 	kfree(sid);
 }
 
+/*
+ * The SID @a as transaction @txn sees it, or as everyone does when @txn is
+ * NULL: a SID @txn binds is there, one it unbinds is gone, and one another
+ * transaction binds is nobody else's until that commits.
+ */
+struct tm_sid *tm_sid_find_txn(struct tm_net *tn, const struct in6_addr *a,
+			       const struct tm_txn *txn)
+{
+	struct tm_sid *sid = tm_sid_find(&tn->sids, a);
+
+	lockdep_assert_held(&tn->lock);
+	if (sid)
+		return txn && sid->txn == txn && sid->txn_op == TM_TXN_DEL ?
+		       NULL : sid;
+	if (txn)
+		list_for_each_entry(sid, &txn->sids, txn_node)
+			if (sid->txn_op == TM_TXN_NEW &&
+			    ipv6_addr_equal(&sid->addr, a))
+				return sid;
+	return NULL;
+}
+
+/* Another open transaction than @txn binds @a. */
+static bool tm_sid_reserved(struct tm_net *tn, const struct in6_addr *a,
+			    const struct tm_txn *txn)
+{
+	struct tm_txn *other;
+	struct tm_sid *sid;
+
+	list_for_each_entry(other, &tn->txns, node) {
+		if (other == txn)
+			continue;
+		list_for_each_entry(sid, &other->sids, txn_node)
+			if (sid->txn_op == TM_TXN_NEW &&
+			    ipv6_addr_equal(&sid->addr, a))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * @sid changes outside the transaction holding it: that transaction can no
+ * longer commit (tm_txn_spoil()), and lets the SID go.
+ */
+static void tm_sid_txn_detach(struct tm_sid *sid)
+{
+	struct tm_txn *txn = sid->txn;
+
+	if (!txn)
+		return;
+	list_del(&sid->txn_node);
+	if (sid->txn_op == TM_TXN_DEL)
+		txn->nsids_del--;
+	sid->txn = NULL;
+	sid->txn_op = TM_TXN_NONE;
+	tm_txn_spoil(txn);
+}
+
+/* @sid joins @txn with @op, unless it is there already. */
+static void tm_sid_txn_hold(struct tm_sid *sid, struct tm_txn *txn,
+			    enum tm_txn_op op)
+{
+	if (!sid->txn)
+		list_add_tail(&sid->txn_node, &txn->sids);
+	sid->txn = txn;
+	sid->txn_op = op;
+}
+
+static void tm_sid_txn_policy(struct tm_sid *sid, const struct tm_sid_cfg *cfg)
+{
+	sid->txn_policy = cfg->policy;
+	sid->txn_threshold = cfg->threshold;
+	sid->txn_hmac = cfg->hmac;
+}
+
+/* A new policy for the bound (or @txn's) @sid. */
+static int tm_sid_set(struct tm_sid *sid, const struct tm_sid_cfg *cfg,
+		      struct tm_txn *txn, struct netlink_ext_ack *extack)
+{
+	if (!txn) {
+		tm_sid_txn_detach(sid);
+		/* The hook reads them without a lock: one or the other. */
+		WRITE_ONCE(sid->threshold, cfg->threshold);
+		WRITE_ONCE(sid->policy, cfg->policy);
+		WRITE_ONCE(sid->hmac, cfg->hmac);
+		return 0;
+	}
+	if (sid->txn && sid->txn != txn) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing this SID");
+		return -EBUSY;
+	}
+	if (sid->txn_op == TM_TXN_NEW) {
+		/* Nobody else sees it yet. */
+		sid->policy = cfg->policy;
+		sid->threshold = cfg->threshold;
+		sid->hmac = cfg->hmac;
+		return 0;
+	}
+	tm_sid_txn_hold(sid, txn, TM_TXN_SET);
+	tm_sid_txn_policy(sid, cfg);
+	return 0;
+}
+
+/*
+ * Bind a SID, or give a bound one a new policy (@replace); with @txn, at
+ * its commit.  A SID @txn unbound and binds again stays the same binding,
+ * with its connections and counters, and the new policy: a transaction
+ * that replaces the whole configuration (flush ruleset, then the file)
+ * keeps what it does not change.
+ */
 int tm_sid_add(struct net *net, struct tm_net *tn,
-	       const struct tm_sid_cfg *cfg, bool replace,
+	       const struct tm_sid_cfg *cfg, bool replace, struct tm_txn *txn,
 	       struct netlink_ext_ack *extack, struct tm_sid **out)
 {
 	struct tm_sids *s = &tn->sids;
@@ -570,7 +681,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	int err, cpu;
 
 	lockdep_assert_held(&tn->lock);
-	sid = tm_sid_find(s, &cfg->addr);
+	sid = tm_sid_find_txn(tn, &cfg->addr, txn);
 	if (!sid && replace) {
 		NL_SET_ERR_MSG(extack, "No such SID bound in this namespace");
 		return -ENOENT;
@@ -581,14 +692,25 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 				       "SID already bound (replace changes its policy)");
 			return -EEXIST;
 		}
-		/* The hook reads them without a lock: one or the other. */
-		WRITE_ONCE(sid->threshold, cfg->threshold);
-		WRITE_ONCE(sid->policy, cfg->policy);
-		WRITE_ONCE(sid->hmac, cfg->hmac);
+		*out = sid;
+		return tm_sid_set(sid, cfg, txn, extack);
+	}
+	if (tm_sid_reserved(tn, &cfg->addr, txn)) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is binding this SID");
+		return -EBUSY;
+	}
+	/* Unbound by @txn (it hides it): bound again, the same binding. */
+	sid = txn ? tm_sid_find(s, &cfg->addr) : NULL;
+	if (sid) {
+		txn->nsids_del--;
+		tm_sid_txn_hold(sid, txn, TM_TXN_SET);
+		tm_sid_txn_policy(sid, cfg);
 		*out = sid;
 		return 0;
 	}
-	if (s->n >= TM_SID_MAX_PER_NET) {
+	if (s->n + s->npending >=
+	    TM_SID_MAX_PER_NET + (txn ? txn->nsids_del : 0)) {
 		NL_SET_ERR_MSG(extack, "Too many SIDs in this namespace");
 		return -ENOSPC;
 	}
@@ -614,6 +736,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	sid->threshold = cfg->threshold;
 	sid->hmac = cfg->hmac;
 	atomic_set(&sid->conns, 0);
+	/* A transaction's SID hooks too: its commit must not fail. */
 	if (!s->hooked) {
 		err = tm_sids_hook(net, s, extack);
 		if (err) {
@@ -621,31 +744,209 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 			return err;
 		}
 	}
+	*out = sid;
+	if (txn) {
+		tm_sid_txn_hold(sid, txn, TM_TXN_NEW);
+		s->npending++;
+		return 0;
+	}
 	hlist_add_head_rcu(&sid->node, &s->hash[tm_sid_hash(&sid->addr)]);
 	s->n++;
-	*out = sid;
 	return 0;
 }
 
-void tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid)
+/* No packet finds @sid any more; connections can no longer be added. */
+static void tm_sid_unlink(struct tm_sids *s, struct tm_sid *sid)
 {
-	struct tm_sids *s = &tn->sids;
-
-	lockdep_assert_held(&tn->lock);
 	hlist_del_rcu(&sid->node);
 	s->n--;
 	/*
 	 * A SYN that found @sid before hlist_del_rcu() may still be on its
 	 * way to tm_sflow_add(): dead, under flock, it adds nothing once
-	 * the sweep below has begun, so no connection outlives @sid.
+	 * the sweep of tm_sid_free() has begun, so no connection outlives
+	 * @sid.
 	 */
 	spin_lock_bh(&s->flock);
 	sid->dead = true;
 	spin_unlock_bh(&s->flock);
-	tm_sflow_sweep(s, sid, false);
-	if (!s->n)
+}
+
+/* The last SID went, and no transaction binds one: no hook. */
+static void tm_sids_idle(struct net *net, struct tm_sids *s)
+{
+	if (!s->n && !s->npending)
 		tm_sids_unhook(net, s);
-	call_rcu(&sid->rcu, tm_sid_free_rcu);
+}
+
+/*
+ * The unlinked SIDs on @gone (by txn_node) forget their connections, then
+ * go.  With the last SID the hook goes, and every connection with it,
+ * before any SID may be freed: a connection points to its SID.
+ */
+static void tm_sids_gone(struct net *net, struct tm_sids *s,
+			 struct list_head *gone)
+{
+	struct tm_sid *sid, *tmp;
+
+	list_for_each_entry(sid, gone, txn_node)
+		if (s->n || s->npending)
+			tm_sflow_sweep(s, sid, false);
+	tm_sids_idle(net, s);
+	list_for_each_entry_safe(sid, tmp, gone, txn_node) {
+		list_del(&sid->txn_node);
+		call_rcu(&sid->rcu, tm_sid_free_rcu);
+	}
+}
+
+/*
+ * Unbind @sid now, or at the commit of @txn.  One @txn bound goes at
+ * once: no packet has seen it.
+ */
+int tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid,
+	       struct tm_txn *txn, struct netlink_ext_ack *extack)
+{
+	struct tm_sids *s = &tn->sids;
+
+	lockdep_assert_held(&tn->lock);
+	if (!txn) {
+		LIST_HEAD(gone);
+
+		tm_sid_txn_detach(sid);
+		tm_sid_unlink(s, sid);
+		list_add(&sid->txn_node, &gone);
+		tm_sids_gone(net, s, &gone);
+		return 0;
+	}
+	if (sid->txn && sid->txn != txn) {
+		NL_SET_ERR_MSG(extack,
+			       "Another open transaction is changing this SID");
+		return -EBUSY;
+	}
+	if (sid->txn_op == TM_TXN_NEW) {
+		list_del(&sid->txn_node);
+		s->npending--;
+		call_rcu(&sid->rcu, tm_sid_free_rcu);
+		tm_sids_idle(net, s);
+		return 0;
+	}
+	tm_sid_txn_hold(sid, txn, TM_TXN_DEL);
+	txn->nsids_del++;
+	return 0;
+}
+
+/*
+ * Unbind every SID @txn sees, at its commit; with @dry, only find out
+ * whether another transaction holds one (-EBUSY), changing nothing.
+ */
+int tm_sids_del_all(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		    bool dry, struct netlink_ext_ack *extack)
+{
+	struct tm_sids *s = &tn->sids;
+	struct tm_sid *sid, *tmp;
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&tn->lock);
+	for (i = 0; i < TM_SID_BUCKETS; i++) {
+		hlist_for_each_entry(sid, &s->hash[i], node) {
+			if (!sid->txn || sid->txn == txn)
+				continue;
+			NL_SET_ERR_MSG(extack,
+				       "Another open transaction is changing a SID");
+			return -EBUSY;
+		}
+	}
+	if (dry)
+		return 0;
+	list_for_each_entry_safe(sid, tmp, &txn->sids, txn_node)
+		if (sid->txn_op == TM_TXN_NEW)
+			tm_sid_del(net, tn, sid, txn, extack);
+	for (i = 0; i < TM_SID_BUCKETS; i++) {
+		hlist_for_each_entry(sid, &s->hash[i], node) {
+			if (sid->txn_op == TM_TXN_DEL)
+				continue;
+			err = tm_sid_del(net, tn, sid, txn, extack);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The commit of @txn, with nothing in between that sleeps: its SIDs are
+ * bound, given their policies, unbound.
+ */
+void tm_sid_txn_switch(struct tm_net *tn, struct tm_txn *txn)
+{
+	struct tm_sids *s = &tn->sids;
+	struct tm_sid *sid;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(sid, &txn->sids, txn_node) {
+		switch (sid->txn_op) {
+		case TM_TXN_NEW:
+			hlist_add_head_rcu(&sid->node,
+					   &s->hash[tm_sid_hash(&sid->addr)]);
+			s->n++;
+			s->npending--;
+			break;
+		case TM_TXN_SET:
+			sid->txn_changed = sid->policy != sid->txn_policy ||
+					   sid->threshold != sid->txn_threshold ||
+					   sid->hmac != sid->txn_hmac;
+			WRITE_ONCE(sid->threshold, sid->txn_threshold);
+			WRITE_ONCE(sid->policy, sid->txn_policy);
+			WRITE_ONCE(sid->hmac, sid->txn_hmac);
+			break;
+		case TM_TXN_DEL:
+			tm_sid_unlink(s, sid);
+			break;
+		}
+	}
+}
+
+/*
+ * @txn ends.  Committed: its changes are announced, the SIDs it unbound
+ * forget their connections and go.  Aborted: the SIDs it bound go, the
+ * others stay as they are.
+ */
+void tm_sid_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		    bool committed)
+{
+	struct tm_sids *s = &tn->sids;
+	struct tm_sid *sid, *tmp;
+	LIST_HEAD(gone);
+	u8 op;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry_safe(sid, tmp, &txn->sids, txn_node) {
+		op = sid->txn_op;
+		list_del(&sid->txn_node);
+		sid->txn = NULL;
+		sid->txn_op = TM_TXN_NONE;
+		if (!committed) {
+			if (op == TM_TXN_NEW) {
+				s->npending--;
+				call_rcu(&sid->rcu, tm_sid_free_rcu);
+			} else if (op == TM_TXN_DEL) {
+				txn->nsids_del--;
+			}
+			continue;
+		}
+		if (op == TM_TXN_SET && !sid->txn_changed)
+			continue;
+		tn->generation++;
+		if (op == TM_TXN_DEL) {
+			txn->nsids_del--;
+			tm_sid_notify(net, sid, TM_CMD_SID_DEL, tn->generation);
+			list_add_tail(&sid->txn_node, &gone);
+			continue;
+		}
+		tm_sid_notify(net, sid, op == TM_TXN_NEW ? TM_CMD_SID_NEW :
+				    TM_CMD_SID_SET, tn->generation);
+	}
+	tm_sids_gone(net, s, &gone);
 }
 
 /* Namespace exit or module unload. */
@@ -658,5 +959,5 @@ void tm_sids_flush(struct net *net, struct tm_net *tn)
 
 	for (i = 0; i < TM_SID_BUCKETS; i++)
 		hlist_for_each_entry_safe(sid, tmp, &s->hash[i], node)
-			tm_sid_del(net, tn, sid);
+			tm_sid_del(net, tn, sid, NULL, NULL);
 }

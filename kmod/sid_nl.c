@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The SID commands of the "tuplemerge" family (TM_CMD_SID_NEW, _SET, _LOAD,
- * _DEL, _GET):
- * parsing, replies, dumps and change events.  The bindings themselves are
- * sid.c's; include/uapi/linux/tuplemerge.h documents the commands.
+ * _DEL, _GET): parsing, replies, dumps and change events.  NEW, SET and DEL
+ * may belong to a transaction (TM_A_TXN_ID): their events then come with
+ * its commit.  The bindings themselves are sid.c's;
+ * include/uapi/linux/tuplemerge.h documents the commands.
  */
 #include <net/genetlink.h>
 #include <net/ipv6.h>
@@ -66,8 +67,8 @@ nospace:
 	return -EMSGSIZE;
 }
 
-static void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
-			  u64 generation)
+void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
+		   u64 generation)
 {
 	struct sk_buff *skb;
 
@@ -107,6 +108,7 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	struct tm_net *tn = tm_net(net);
 	struct tm_sid_cfg cfg = {};
 	struct tm_sid *sid;
+	struct tm_txn *txn;
 	bool thr;
 	int err;
 
@@ -138,8 +140,14 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	cfg.global_ok = netlink_capable(skb, CAP_NET_ADMIN);
 
 	mutex_lock(&tn->lock);
-	err = tm_sid_add(net, tn, &cfg, replace, info->extack, &sid);
-	if (!err) {
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	if (!err)
+		err = tm_sid_add(net, tn, &cfg, replace, txn, info->extack,
+				 &sid);
+	if (!err && txn) {
+		txn->ops++;
+	} else if (!err) {
 		tn->generation++;
 		tm_sid_notify(net, sid,
 			      replace ? TM_CMD_SID_SET : TM_CMD_SID_NEW,
@@ -159,11 +167,15 @@ int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info)
 	return tm_nl_sid_change(skb, info, true);
 }
 
-/* The binding of @a, under tm_net.lock; NULL with an extack if none. */
+/*
+ * The binding of @a as transaction @txn (NULL: none) sees it, under
+ * tm_net.lock; NULL with an extack if none.
+ */
 static struct tm_sid *tm_sid_bound(struct tm_net *tn, struct genl_info *info,
-				   const struct in6_addr *a)
+				   const struct in6_addr *a,
+				   const struct tm_txn *txn)
 {
-	struct tm_sid *sid = tm_sid_find(&tn->sids, a);
+	struct tm_sid *sid = tm_sid_find_txn(tn, a, txn);
 
 	if (!sid)
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_SID_ADDR],
@@ -184,7 +196,7 @@ int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_LOAD))
 		return -EINVAL;
 	mutex_lock(&tn->lock);
-	sid = tm_sid_bound(tn, info, &a);
+	sid = tm_sid_bound(tn, info, &a, NULL);
 	if (!sid) {
 		err = -ENOENT;
 	} else {
@@ -201,19 +213,26 @@ int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 	struct tm_net *tn = tm_net(net);
 	struct in6_addr a;
 	struct tm_sid *sid;
+	struct tm_txn *txn;
 	int err;
 
 	err = tm_get_sid(info, &a);
 	if (err)
 		return err;
 	mutex_lock(&tn->lock);
-	sid = tm_sid_bound(tn, info, &a);
+	txn = tm_nl_txn(tn, info);
+	err = PTR_ERR_OR_ZERO(txn);
+	sid = err ? NULL : tm_sid_bound(tn, info, &a, txn);
 	if (!sid) {
-		err = -ENOENT;
+		err = err ?: -ENOENT;
+	} else if (txn) {
+		err = tm_sid_del(net, tn, sid, txn, info->extack);
+		if (!err)
+			txn->ops++;
 	} else {
 		tn->generation++;
 		tm_sid_notify(net, sid, TM_CMD_SID_DEL, tn->generation);
-		tm_sid_del(net, tn, sid);
+		tm_sid_del(net, tn, sid, NULL, info->extack);
 	}
 	mutex_unlock(&tn->lock);
 	return err;
@@ -234,7 +253,7 @@ int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&tn->lock);
-	sid = tm_sid_bound(tn, info, &a);
+	sid = tm_sid_bound(tn, info, &a, NULL);
 	if (!sid) {
 		err = -ENOENT;
 	} else {

@@ -25,12 +25,16 @@ struct tm_table *tm_table_find_txn(struct tm_net *tn, const char *name,
 	struct tm_table *t;
 
 	list_for_each_entry(t, &tn->tables, list) {
-		if (strcmp(t->name, name))
-			continue;
-		if (t->txn_new ? t->txn_new == txn : !txn || t->txn_del != txn)
+		if (!strcmp(t->name, name) && tm_table_visible(t, txn))
 			return t;
 	}
 	return NULL;
+}
+
+/* Transaction @txn (NULL: everyone) sees @t: see tm_table_find_txn(). */
+bool tm_table_visible(const struct tm_table *t, const struct tm_txn *txn)
+{
+	return t->txn_new ? t->txn_new == txn : !txn || t->txn_del != txn;
 }
 
 struct tm_table *tm_table_find(struct tm_net *tn, const char *name)
@@ -62,6 +66,37 @@ u32 tm_tables_visible(struct tm_net *tn)
 	list_for_each_entry(t, &tn->tables, list)
 		n += !t->txn_new;
 	return n;
+}
+
+static int tm_names_svc(struct tm_krule *kr, const struct tm_rule *r,
+			void *svc)
+{
+	return kr->svc == svc;
+}
+
+/*
+ * A rule of the tables transaction @txn sees, as it sees them, names
+ * @svc.  A walk of their rules, but for a service no rule names at all.
+ */
+bool tm_tables_use_svc(struct tm_net *tn, const struct tm_lb_svc *svc,
+		       const struct tm_txn *txn)
+{
+	const struct tm_ruleset *rs;
+	struct tm_table *t;
+
+	lockdep_assert_held(&tn->lock);
+	if (refcount_read(&svc->ref) == 1)
+		return false;
+	list_for_each_entry(t, &tn->tables, list) {
+		if (!tm_table_visible(t, txn))
+			continue;
+		rs = t->shadow && t->shadow->txn == txn ? &t->shadow->rules :
+							  &t->rules;
+		if (tm_rules_for_each(rs, tm_names_svc, (void *)svc))
+			return true;
+		cond_resched();
+	}
+	return false;
 }
 
 u32 tm_table_rules(const struct tm_table *t)
@@ -204,6 +239,40 @@ int tm_table_del(struct net *net, struct tm_table *t, struct tm_txn *txn,
 	t->txn_del = txn;
 	list_add_tail(&t->txn_node, &txn->tables_del);
 	txn->ntables_del++;
+	return 0;
+}
+
+/*
+ * Delete every table @txn (NULL: none) sees, now or at its commit; with
+ * @dry, only find out whether another transaction holds one (-EBUSY),
+ * changing nothing.
+ */
+int tm_tables_del_all(struct net *net, struct tm_txn *txn, bool dry,
+		      struct netlink_ext_ack *extack)
+{
+	struct tm_net *tn = tm_net(net);
+	struct tm_table *t, *tmp;
+	int err;
+
+	lockdep_assert_held(&tn->lock);
+	list_for_each_entry(t, &tn->tables, list) {
+		if (!txn || !tm_table_visible(t, txn))
+			continue;
+		if (t->txn_del || (t->shadow && t->shadow->txn != txn)) {
+			NL_SET_ERR_MSG(extack,
+				       "Another open transaction is changing a table");
+			return -EBUSY;
+		}
+	}
+	if (dry)
+		return 0;
+	list_for_each_entry_safe(t, tmp, &tn->tables, list) {
+		if (!tm_table_visible(t, txn))
+			continue;
+		err = tm_table_del(net, t, txn, extack);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

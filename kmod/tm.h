@@ -163,6 +163,17 @@ struct tm_sid_stats {
 	struct u64_stats_sync syncp;
 };
 
+/*
+ * What an open transaction does at its commit to a SID or a service it
+ * holds (struct tm_sid.txn, struct tm_lb_svc.txn).
+ */
+enum tm_txn_op {
+	TM_TXN_NONE,
+	TM_TXN_NEW,	/* created by it: seen by it alone until the commit */
+	TM_TXN_SET,	/* changed: a SID's policy, a service's backends */
+	TM_TXN_DEL,	/* deleted: still everyone else's until the commit */
+};
+
 /**
  * struct tm_sid - a connection-acceptance SID bound to the module (sid.c)
  * @node: in tm_sids.hash (RCU; writers hold tm_net.lock)
@@ -177,6 +188,12 @@ struct tm_sid_stats {
  * @stats: per-CPU counters
  * @dead: unbound; no connection may be added (set and read under
  *	tm_sids.flock)
+ * @txn: the open transaction that creates, changes or deletes the SID at
+ *	its commit (@txn_op), or NULL; one at a time
+ * @txn_node: in @txn's list of SIDs
+ * @txn_op: enum tm_txn_op; a SID @txn creates is in no hash until then
+ * @txn_changed: the commit changes the policy (TM_TXN_SET)
+ * @txn_policy, @txn_threshold, @txn_hmac: the policy TM_TXN_SET gives it
  */
 struct tm_sid {
 	struct hlist_node node;
@@ -189,6 +206,13 @@ struct tm_sid {
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
 	bool dead;
+	struct tm_txn *txn;
+	struct list_head txn_node;
+	u8 txn_op;
+	bool txn_changed;
+	u8 txn_policy;
+	u32 txn_threshold;
+	u32 txn_hmac;
 };
 
 /**
@@ -236,6 +260,7 @@ struct tm_sflow {
 struct tm_sids {
 	struct hlist_head hash[TM_SID_BUCKETS];
 	u32 n;
+	u32 npending;			/* open transactions create these */
 	bool hooked;
 	struct nf_hook_ops ops[2];	/* accept.c, reply.c */
 	spinlock_t flock;		/* the flows */
@@ -320,6 +345,15 @@ struct tm_lb_tab {
  * @tab_gen: tables built so far (writers)
  * @memcg: the memory cgroup its flows are charged to (its creator's)
  * @stats: per-CPU counters
+ * @txn: the open transaction that creates, changes or deletes the service
+ *	at its commit (@txn_op), or NULL; one at a time
+ * @txn_node: in @txn's list of services
+ * @txn_op: enum tm_txn_op; a service @txn creates is on no list but
+ *	@txn's, and its own @backends are the transaction's
+ * @txn_changed: the commit gives it new backends (TM_TXN_SET)
+ * @txn_backends, @txn_nbackends: the backends TM_TXN_SET gives it
+ * @txn_tab: the table of the backends it has after the commit, built
+ *	once by the commit (tm_lb_txn_prepare()); the old one after it
  */
 struct tm_lb_svc {
 	struct list_head list;
@@ -345,6 +379,13 @@ struct tm_lb_svc {
 	u32 tab_gen;
 	struct mem_cgroup *memcg;
 	struct tm_lb_stats __percpu *stats;
+	struct tm_txn *txn;
+	struct list_head txn_node;
+	u8 txn_op;
+	bool txn_changed;
+	struct tm_lb_backend *txn_backends;
+	u32 txn_nbackends;
+	struct tm_lb_tab *txn_tab;
 };
 
 /**
@@ -391,6 +432,7 @@ struct tm_lflows {
 struct tm_lb {
 	struct list_head svcs;
 	u32 nsvcs;
+	u32 npending;			/* open transactions create these */
 	struct hlist_head sid_hash[TM_SID_BUCKETS];
 	bool hooked;
 	struct nf_hook_ops ops;		/* the reports, lb_fwd.c */
@@ -510,6 +552,9 @@ struct tm_shadow {
  * @tables_new: tables the transaction creates (struct tm_table.txn_node)
  * @tables_del: tables the transaction deletes
  * @ntables_del: entries of @tables_del
+ * @sids: SIDs it creates, changes or deletes (struct tm_sid.txn_node)
+ * @svcs: services it creates, changes or deletes
+ * @nsids_del, @nsvcs_del: of which it deletes
  * @id: TM_A_TXN_ID
  * @portid: netlink port of the socket that owns it
  * @ops: requests applied so far
@@ -521,6 +566,10 @@ struct tm_txn {
 	struct list_head tables_new;
 	struct list_head tables_del;
 	u32 ntables_del;
+	struct list_head sids;
+	struct list_head svcs;
+	u32 nsids_del;
+	u32 nsvcs_del;
 	u32 id;
 	u32 portid;
 	u32 ops;
@@ -541,11 +590,16 @@ void tm_table_exit(void);
 struct tm_table *tm_table_find_txn(struct tm_net *tn, const char *name,
 				   const struct tm_txn *txn);
 struct tm_table *tm_table_find(struct tm_net *tn, const char *name);
+bool tm_table_visible(const struct tm_table *t, const struct tm_txn *txn);
 u32 tm_tables_visible(struct tm_net *tn);
+bool tm_tables_use_svc(struct tm_net *tn, const struct tm_lb_svc *svc,
+		       const struct tm_txn *txn);
 int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 		 struct tm_txn *txn, struct netlink_ext_ack *extack);
 int tm_table_del(struct net *net, struct tm_table *t, struct tm_txn *txn,
 		 struct netlink_ext_ack *extack);
+int tm_tables_del_all(struct net *net, struct tm_txn *txn, bool dry,
+		      struct netlink_ext_ack *extack);
 void tm_table_txn_switch(struct tm_txn *txn);
 void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		      bool committed);
@@ -591,6 +645,9 @@ int tm_txn_init(void);
 void tm_txn_exit(void);
 int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
 		 struct netlink_ext_ack *extack);
+struct tm_txn *tm_txn_new(struct tm_net *tn, u32 portid);
+int tm_txn_flush_ruleset(struct net *net, struct tm_net *tn,
+			 struct tm_txn *txn, struct netlink_ext_ack *extack);
 struct tm_txn *tm_txn_find(struct tm_net *tn, u32 id, u32 portid,
 			   bool stale_ok, struct netlink_ext_ack *extack);
 struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
@@ -629,10 +686,18 @@ struct tm_sid_cfg {
 void tm_sids_init(struct tm_sids *s);
 void tm_sids_flush(struct net *net, struct tm_net *tn);
 struct tm_sid *tm_sid_find(const struct tm_sids *s, const struct in6_addr *a);
+struct tm_sid *tm_sid_find_txn(struct tm_net *tn, const struct in6_addr *a,
+			       const struct tm_txn *txn);
 int tm_sid_add(struct net *net, struct tm_net *tn,
-	       const struct tm_sid_cfg *cfg, bool replace,
+	       const struct tm_sid_cfg *cfg, bool replace, struct tm_txn *txn,
 	       struct netlink_ext_ack *extack, struct tm_sid **out);
-void tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid);
+int tm_sid_del(struct net *net, struct tm_net *tn, struct tm_sid *sid,
+	       struct tm_txn *txn, struct netlink_ext_ack *extack);
+int tm_sids_del_all(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		    bool dry, struct netlink_ext_ack *extack);
+void tm_sid_txn_switch(struct tm_net *tn, struct tm_txn *txn);
+void tm_sid_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		    bool committed);
 void tm_sid_count(struct tm_sid *sid, enum tm_sidc c);
 void tm_sid_read(const struct tm_sid *sid, u64 *c);
 struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
@@ -691,18 +756,31 @@ void tm_lb_init(struct tm_lb *lb);
 void tm_lb_flush(struct net *net, struct tm_net *tn);
 void tm_lb_exit(void);
 struct tm_lb_svc *tm_lb_svc_find(struct tm_net *tn, const char *name);
+struct tm_lb_svc *tm_lb_svc_find_txn(struct tm_net *tn, const char *name,
+				     const struct tm_txn *txn);
 struct tm_lb_svc *tm_lb_svc_by_sid(struct tm_lb *lb, const struct in6_addr *a);
 int tm_lb_svc_add(struct net *net, struct tm_net *tn,
-		  const struct tm_lb_cfg *cfg, struct netlink_ext_ack *extack,
-		  struct tm_lb_svc **out);
+		  const struct tm_lb_cfg *cfg, struct tm_txn *txn,
+		  struct netlink_ext_ack *extack, struct tm_lb_svc **out);
 int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
-		  struct netlink_ext_ack *extack);
+		  struct tm_txn *txn, struct netlink_ext_ack *extack);
+int tm_lb_svcs_del_all(struct net *net, struct tm_net *tn,
+		       struct tm_txn *txn, bool dry,
+		       struct netlink_ext_ack *extack);
+bool tm_lb_svc_going(const struct tm_lb_svc *svc, const struct tm_txn *txn);
 void tm_lb_svc_get(struct tm_lb_svc *svc);
 void tm_lb_svc_put(struct tm_lb_svc *svc);
 int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
-		      u32 weight, struct netlink_ext_ack *extack);
-int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      u32 weight, struct tm_txn *txn,
 		      struct netlink_ext_ack *extack);
+int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
+		      struct tm_txn *txn, struct netlink_ext_ack *extack);
+int tm_lb_txn_prepare(struct tm_txn *txn, struct netlink_ext_ack *extack);
+void tm_lb_txn_switch(struct tm_net *tn, struct tm_txn *txn, bool link);
+void tm_lb_txn_announce(struct net *net, struct tm_net *tn,
+			struct tm_txn *txn);
+void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		   bool committed);
 void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c);
 void tm_lb_read(const struct tm_lb_svc *svc, u64 *c);
 u32 tm_lb_flow_hash(const struct in6_addr *client, const struct in6_addr *vip,
@@ -739,6 +817,8 @@ int tm_nl_lb_backend_new(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_lb_backend_del(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info);
+void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
+		  const struct tm_lb_backend *b, u8 cmd, u64 generation);
 
 /* sid_nl.c: the SID commands */
 int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info);
@@ -747,6 +827,8 @@ int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_sid_dump(struct sk_buff *skb, struct netlink_callback *cb);
+void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
+		   u64 generation);
 
 /* genl.c */
 extern struct genl_family tm_genl_family;

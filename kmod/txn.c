@@ -30,9 +30,19 @@
  * Tables come and go in a transaction too (table.c keeps them): one it
  * creates is hooked at once but lets every packet through and is seen by
  * the transaction alone; one it deletes stays everyone's until the commit.
- * The commit first switches everything with nothing that sleeps in
- * between (the copies published, the new tables on, the deleted ones off),
- * then frees what was replaced and unhooks the deleted tables.
+ * So do SIDs (sid.c) and load-balancer services (lb.c): one it creates is
+ * on its own list, not in the namespace's hashes, and its name (address)
+ * is reserved; one it changes or deletes is marked with it, and only one
+ * transaction at a time holds a SID or a service (EBUSY for another); a
+ * change made outside the transaction spoils it.  A SID or service deleted
+ * and created again alike in one transaction (a whole configuration
+ * loaded again) stays the same object, with its connections or flows and
+ * its counters.  The commit first builds the tables of the services whose
+ * backends changed (once, however many changes), which may fail, then
+ * switches everything with nothing that sleeps in between (SIDs and
+ * services created or changed, the copies published, the new tables on,
+ * the deleted ones off, the deleted services and SIDs unlinked), then
+ * announces it and frees what was replaced.
  */
 #include <linux/netlink.h>
 #include <linux/notifier.h>
@@ -40,6 +50,31 @@
 #include <linux/slab.h>
 
 #include "tm.h"
+
+/*
+ * A new transaction of socket @portid, past the namespace's limit: the
+ * caller's own, begun and ended under one hold of the lock (TM_CMD_FLUSH
+ * alone), or tm_txn_begin()'s.
+ */
+struct tm_txn *tm_txn_new(struct tm_net *tn, u32 portid)
+{
+	struct tm_txn *txn;
+
+	lockdep_assert_held(&tn->lock);
+	txn = kzalloc(sizeof(*txn), GFP_KERNEL_ACCOUNT);
+	if (!txn)
+		return NULL;
+	INIT_LIST_HEAD(&txn->shadows);
+	INIT_LIST_HEAD(&txn->tables_new);
+	INIT_LIST_HEAD(&txn->tables_del);
+	INIT_LIST_HEAD(&txn->sids);
+	INIT_LIST_HEAD(&txn->svcs);
+	txn->id = ++tn->next_txn ?: ++tn->next_txn;
+	txn->portid = portid;
+	list_add_tail(&txn->node, &tn->txns);
+	tn->ntxns++;
+	return txn;
+}
 
 int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
 		 struct netlink_ext_ack *extack)
@@ -52,16 +87,9 @@ int tm_txn_begin(struct tm_net *tn, u32 portid, u32 *id,
 			       "Too many open transactions in this network namespace");
 		return -ENOSPC;
 	}
-	txn = kzalloc(sizeof(*txn), GFP_KERNEL_ACCOUNT);
+	txn = tm_txn_new(tn, portid);
 	if (!txn)
 		return -ENOMEM;
-	INIT_LIST_HEAD(&txn->shadows);
-	INIT_LIST_HEAD(&txn->tables_new);
-	INIT_LIST_HEAD(&txn->tables_del);
-	txn->id = ++tn->next_txn ?: ++tn->next_txn;
-	txn->portid = portid;
-	list_add_tail(&txn->node, &tn->txns);
-	tn->ntxns++;
 	*id = txn->id;
 	return 0;
 }
@@ -86,7 +114,7 @@ struct tm_txn *tm_txn_find(struct tm_net *tn, u32 id, u32 portid,
 		}
 		if (txn->stale && !stale_ok) {
 			NL_SET_ERR_MSG(extack,
-				       "A table changed outside the transaction: nothing will be committed, run it again");
+				       "What the transaction changes was changed outside it: nothing will be committed, run it again");
 			return ERR_PTR(-EBUSY);
 		}
 		return txn;
@@ -192,11 +220,17 @@ static void tm_txn_free_shadows(struct tm_txn *txn, bool committed)
 		tm_shadow_free(sh, committed);
 }
 
+/*
+ * End @txn: after its commit, what it replaced goes; after an abort, what
+ * it made.  The rules go first: they may name services it created.
+ */
 static void tm_txn_free(struct net *net, struct tm_net *tn,
 			struct tm_txn *txn, bool committed)
 {
 	tm_txn_free_shadows(txn, committed);
 	tm_table_txn_end(net, tn, txn, committed);
+	tm_lb_txn_end(net, tn, txn, committed);
+	tm_sid_txn_end(net, tn, txn, committed);
 	list_del(&txn->node);
 	tn->ntxns--;
 	kfree(txn);
@@ -209,16 +243,31 @@ void tm_txn_abort(struct net *net, struct tm_net *tn, struct tm_txn *txn)
 }
 
 /*
- * Publish every copy of @txn, switch on the tables it creates and off those
- * it deletes, all at once (and end it).
+ * Apply everything @txn did at once, and end it: its SIDs and services are
+ * bound, changed, created; its copies published, the tables it creates
+ * switched on and those it deletes off; then the services and SIDs it
+ * deletes go.  A service's table is built first, which may fail: then the
+ * transaction is aborted, nothing changed.
  */
 int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		  struct netlink_ext_ack *extack)
 {
 	struct tm_shadow *sh;
+	int err;
 
 	lockdep_assert_held(&tn->lock);
-	/* Everything switches first, with nothing that sleeps in between... */
+	err = tm_lb_txn_prepare(txn, extack);
+	if (err) {
+		tm_txn_abort(net, tn, txn);
+		return err;
+	}
+	/*
+	 * Everything switches first, with nothing that sleeps in between:
+	 * the services a rule may name are there before the rule, and go
+	 * after it.
+	 */
+	tm_sid_txn_switch(tn, txn);
+	tm_lb_txn_switch(tn, txn, true);
 	list_for_each_entry(sh, &txn->shadows, node) {
 		struct tm_table *t = sh->table;
 
@@ -227,11 +276,14 @@ int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		swap(t->rules, sh->rules);
 	}
 	tm_table_txn_switch(txn);
+	tm_lb_txn_switch(tn, txn, false);
 	/*
-	 * ... then the tables are announced (a new one before its rules)
-	 * and the deleted ones unhooked, the old classifiers go (their
-	 * readers finish before anything of them is freed).
+	 * Then it is announced (SIDs, services, a new table before its
+	 * rules, deletions last), the deleted tables are unhooked, and the
+	 * old classifiers go (their readers finish before anything of them
+	 * is freed).
 	 */
+	tm_lb_txn_announce(net, tn, txn);
 	tm_table_txn_end(net, tn, txn, true);
 	list_for_each_entry(sh, &txn->shadows, node) {
 		tm_table_changed(tn, sh->table);
@@ -241,6 +293,27 @@ int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 	}
 	tm_txn_free(net, tn, txn, true);
 	return 0;
+}
+
+/*
+ * flush ruleset in @txn: every table, service and SID it sees goes at its
+ * commit.  Nothing changes when another transaction holds one of them.
+ */
+int tm_txn_flush_ruleset(struct net *net, struct tm_net *tn,
+			 struct tm_txn *txn, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	lockdep_assert_held(&tn->lock);
+	err = tm_tables_del_all(net, txn, true, extack) ?:
+	      tm_lb_svcs_del_all(net, tn, txn, true, extack) ?:
+	      tm_sids_del_all(net, tn, txn, true, extack);
+	if (err)
+		return err;
+	/* Rules name services: the tables go first. */
+	return tm_tables_del_all(net, txn, false, extack) ?:
+	       tm_lb_svcs_del_all(net, tn, txn, false, extack) ?:
+	       tm_sids_del_all(net, tn, txn, false, extack);
 }
 
 /*

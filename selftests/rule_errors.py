@@ -259,7 +259,7 @@ def test_txn_errors():
     ok("staged delete of it", "rule-del", "table-name=t", txn, "rule-id=8")
     ok("live add of the staged id", "rule-new", "table-name=t", "rule-id=2",
        "rule-proto=17")
-    refused(16, "A table changed outside the transaction", "stale commit",
+    refused(16, "was changed outside it", "stale commit",
             "txn-commit", txn)
     refused(2, "No such transaction", "the stale transaction is gone",
             "txn-abort", txn)

@@ -20,6 +20,15 @@
  *	Request: nothing.
  *	Reply:   TM_A_NET_TABLES, TM_A_NET_GENERATION.
  *
+ * TM_CMD_FLUSH (do, admin)
+ *	flush ruleset: delete every table, load-balancer service and SID of
+ *	the namespace (tables first: their rules name services).  With
+ *	TM_A_TXN_ID, at that transaction's commit; without, in a
+ *	transaction of its own, committed at once: packets see the whole
+ *	configuration or none of it.  EBUSY, and nothing changes, when
+ *	another open transaction holds one of them.  Emits the events of
+ *	each deletion.
+ *
  * TM_CMD_TABLE_NEW (do, admin)
  *	Create a table and attach it to its netfilter hook.  Request:
  *	TM_A_TABLE_NAME (required), TM_A_TABLE_FAMILY (TM_FAMILY_*, default
@@ -126,6 +135,23 @@
  *	transaction sees it (its name is reserved: EBUSY for others); one it
  *	deletes stays as it is for everyone else until the commit.  Deleting
  *	and creating the same name in one transaction replaces the table.
+ *	So are SID requests (SID_NEW, SID_SET, SID_DEL), service and backend
+ *	requests (LB_SERVICE_NEW, LB_SERVICE_DEL, LB_BACKEND_NEW,
+ *	LB_BACKEND_DEL) and TM_CMD_FLUSH: a SID or service the transaction
+ *	creates is seen by it alone (its address, or its name, SID and VIP,
+ *	reserved: EBUSY for others), a rule of the transaction may name a
+ *	service it creates, one it changes or deletes stays as it is for
+ *	everyone else until the commit, and only one transaction at a time
+ *	may change a given SID or service (EBUSY).  A SID or service deleted
+ *	and created again alike in one transaction (same policy for a SID,
+ *	every parameter for a service; e.g. a whole configuration loaded
+ *	again after TM_CMD_FLUSH) stays the same object, keeping its
+ *	connections or flows and its counters; a service's backends are
+ *	then those the transaction gives it, its table rebuilt only if they
+ *	differ.  A service's table is built once at the commit, however
+ *	many backend changes the transaction made.  A change made outside
+ *	the transaction to something it changed (a rule, a table, a SID, a
+ *	service) spoils it: its next request and its commit fail with EBUSY.
  *	The table limit applies to what the namespace would hold, counting
  *	the tables the transaction deletes as gone.  A transaction belongs
  *	to the socket that opened it and ends when that socket closes.  At
@@ -133,12 +159,16 @@
  * TM_CMD_TXN_COMMIT (do, admin)
  *	Make every table the transaction changed switch to its new rules,
  *	its new tables start classifying and the tables it deletes stop,
- *	all in one step under the namespace lock (a packet crossing several
- *	tables at that instant may meet some before it and some after, as
- *	with nftables base chains; each table is switched whole).  EBUSY (nothing changes)
- *	when a table changed outside the transaction since it first touched
- *	it.  Emits one TM_CMD_TXN_COMMIT per table changed, with
- *	TM_A_TABLE_NAME and TM_A_TXN_OPS.
+ *	its SIDs and services be bound, changed or deleted, all in one step
+ *	under the namespace lock (a packet crossing several tables at that
+ *	instant may meet some before it and some after, as with nftables
+ *	base chains; each table is switched whole).  EBUSY (nothing
+ *	changes) when something it changed was changed outside it since;
+ *	ENOMEM (nothing changes) when a service's table cannot be built.
+ *	The transaction ends either way.  Emits the events of the SIDs and
+ *	services it changed (as the single requests would), the tables it
+ *	creates, one TM_CMD_TXN_COMMIT per table changed, with
+ *	TM_A_TABLE_NAME and TM_A_TXN_OPS, then its deletions.
  * TM_CMD_TXN_ABORT (do, admin)
  *	Drop the transaction and its changes.
  *
@@ -168,7 +198,8 @@
  *	"HMAC" below).  EEXIST when it is bound, ENOSPC past
  *	TM_SID_MAX_PER_NET, EPERM while nf_hooks_lwtunnel_enabled is off and
  *	the caller lacks CAP_NET_ADMIN in the initial user namespace (the
- *	first SID switches that global key on).  Emits TM_CMD_SID_NEW.
+ *	first SID switches that global key on).  Emits TM_CMD_SID_NEW.  With
+ *	TM_A_TXN_ID, at the transaction's commit (as SET and DEL).
  * TM_CMD_SID_SET (do, admin)
  *	Give the bound TM_A_SID_ADDR a new policy (same attributes as NEW);
  *	it keeps its connections and counters.  ENOENT when it is not bound.
@@ -220,7 +251,9 @@
  *	TM_A_LB_HMAC_KEY (see "HMAC" below).  EEXIST
  *	for a name or a SID in use, or a VIP another service serves on an
  *	overlapping port (0 overlaps every port); ENOSPC past
- *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.
+ *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.  With
+ *	TM_A_TXN_ID, at the transaction's commit (as DEL and the backend
+ *	commands).
  * TM_CMD_LB_SERVICE_DEL (do, admin)
  *	Delete TM_A_LB_NAME and its flows; EBUSY while a rule names it.
  * TM_CMD_LB_SERVICE_GET (do, dump, admin)
@@ -309,6 +342,7 @@ enum tm_cmd {
 	TM_CMD_LB_BACKEND_DEL,
 	TM_CMD_LB_FLOW_GET,
 	TM_CMD_LB_FLOW_FLUSH,
+	TM_CMD_FLUSH,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
