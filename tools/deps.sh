@@ -27,6 +27,7 @@ resolve()
 
 pkgs=(
 	build-essential make gcc-12 pkg-config libmnl-dev liburcu-dev
+	libjansson-dev
 	clang libclang-rt-14-dev valgrind
 	sparse shellcheck linux-source-6.1
 	dkms kmod cpio busybox-static qemu-system-x86

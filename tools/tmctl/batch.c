@@ -5,7 +5,9 @@
  * escapes, backslash-newline continuations, # comments), one command per
  * line, every bad line reported as FILE:LINE:COL; the whole file goes to
  * the kernel as one transaction (txn.c), and each refusal is reported at
- * its line.
+ * its line (and column, when the kernel names the attribute).  A file
+ * holds configuration: flush ruleset, table, rule, sid and lb service and
+ * backend commands; state (sid load, lb flows) and listings are refused.
  *
  * A thread parses the file while the main thread sends what is parsed, so
  * that the kernel applies the first rules while the next are parsed: on a
@@ -34,14 +36,26 @@ struct tm_batch_cmd {
 	size_t first;
 	int n;
 	struct tm_pos end;	/* just past its last word */
+	const char *path;	/* JSON: its object's path */
 };
 
-/* What one line asks: a rule or a table request. */
+/* What one line asks: one request of a kind. */
+enum tm_batch_kind {
+	TM_BATCH_RULE,
+	TM_BATCH_TABLE,
+	TM_BATCH_SID,
+	TM_BATCH_LB,
+	TM_BATCH_FLUSH,		/* flush ruleset */
+};
+
 struct tm_batch_req {
-	bool table;
+	uint8_t kind;		/* enum tm_batch_kind */
+	uint8_t shift;		/* words before the object's: "lb service add" */
 	union {
 		struct tm_rule_req rule;
 		struct tm_table_req tab;
+		struct tm_sid_req sid;
+		struct tm_lb_req lb;
 	};
 };
 
@@ -58,8 +72,9 @@ struct tm_batch {
 	size_t ncmds, cmds_cap;
 	struct tm_batch_req *reqs;	/* max_cmds, never moved */
 	size_t max_cmds;		/* lines in the file */
+	const char **keys;	/* JSON: the key of each word, or NULL */
+	struct tm_json *json;	/* JSON: the strings of the words */
 	unsigned int bad;	/* lines with an error */
-	ssize_t flush_ruleset;	/* its command, or -1 */
 	uint16_t family;
 	/* handing parsed requests over to the sender */
 	pthread_mutex_t lock;
@@ -93,6 +108,9 @@ static int tm_batch_read(struct tm_batch *b, const char *path)
 	}
 	if (!std)
 		fclose(f);
+	/* A JSON file makes its words elsewhere (tm_batch_json()). */
+	if (tmctl.json)
+		return 0;
 	/* A command ends at a newline or at the end of the file. */
 	b->max_cmds = 1;
 	for (n = 0; n < b->len; n++)
@@ -253,6 +271,7 @@ static void tm_batch_end_cmd(struct tm_batch *b, size_t first,
 	c->first = first;
 	c->n = (int)(b->nwords - first);
 	c->end = end;
+	c->path = NULL;
 	if (b->ncmds == TM_TXN_MAX_OPS) {
 		struct tm_words w = tm_batch_words(b, b->ncmds);
 
@@ -337,6 +356,8 @@ static struct tm_words tm_batch_words(const struct tm_batch *b, size_t i)
 		.argc = c->n,
 		.file = b->name,
 		.end = c->end,
+		.path = c->path,
+		.keys = b->keys ? b->keys + c->first : NULL,
 	};
 
 	return w;
@@ -379,6 +400,8 @@ static int tm_batch_parse_rule(struct tm_batch *b, size_t i,
 	if (v < 0)
 		return TMCTL_EPARSE;
 	rest = tm_words_shift(w, 2);
+	b->reqs[i].kind = TM_BATCH_RULE;
+	b->reqs[i].shift = 2;
 	return tm_rule_parse(&rest, v, &b->reqs[i].rule);
 }
 
@@ -397,35 +420,95 @@ static int tm_batch_parse_table(struct tm_batch *b, size_t i,
 	if (v < 0)
 		return TMCTL_EPARSE;
 	rest = tm_words_shift(w, 2);
-	b->reqs[i].table = true;
+	b->reqs[i].kind = TM_BATCH_TABLE;
+	b->reqs[i].shift = 2;
 	return tm_table_parse(&rest, v, &b->reqs[i].tab);
+}
+
+/* State, not configuration: these commands have no place in a file. */
+static int tm_batch_state_verb(const struct tm_words *w, int i)
+{
+	return tm_werror(w, i,
+			 "'%s' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command",
+			 w->argv[i]);
+}
+
+static int tm_batch_parse_sid(struct tm_batch *b, size_t i,
+			      const struct tm_words *w)
+{
+	static const char * const verbs[] = {
+		[TM_SID_ADD] = "add",
+		[TM_SID_REPLACE] = "replace",
+		[TM_SID_DEL] = "delete",
+	};
+	struct tm_words rest;
+	int v;
+
+	if (w->argc >= 2 && (tm_matches(w->argv[1], "load") ||
+			     tm_matches(w->argv[1], "show") ||
+			     tm_matches(w->argv[1], "list")))
+		return tm_batch_state_verb(w, 1);
+	v = tm_batch_verb(w, "sid", verbs, ARRAY_SIZE(verbs),
+			  "add, replace or del");
+	if (v < 0)
+		return TMCTL_EPARSE;
+	rest = tm_words_shift(w, 2);
+	b->reqs[i].kind = TM_BATCH_SID;
+	b->reqs[i].shift = 2;
+	return tm_sid_parse(&rest, v, &b->reqs[i].sid);
+}
+
+static int tm_batch_parse_lb(struct tm_batch *b, size_t i,
+			     const struct tm_words *w)
+{
+	static const char * const verbs[] = { "add", "delete" };
+	struct tm_words obj, rest;
+	int v, base;
+
+	if (w->argc >= 2 && tm_matches(w->argv[1], "flows"))
+		return tm_batch_state_verb(w, 1);
+	if (w->argc < 2 || (!tm_matches(w->argv[1], "service") &&
+			    !tm_matches(w->argv[1], "backend")))
+		return tm_werror(w, 1, "expected 'lb service' or 'lb backend'");
+	base = tm_matches(w->argv[1], "service") ? TM_LB_SERVICE_ADD :
+						   TM_LB_BACKEND_ADD;
+	if (w->argc >= 3 && (tm_matches(w->argv[2], "show") ||
+			     tm_matches(w->argv[2], "list")))
+		return tm_batch_state_verb(w, 2);
+	obj = tm_words_shift(w, 1);
+	v = tm_batch_verb(&obj, w->argv[1], verbs, ARRAY_SIZE(verbs),
+			  "add or del");
+	if (v < 0)
+		return TMCTL_EPARSE;
+	rest = tm_words_shift(w, 3);
+	b->reqs[i].kind = TM_BATCH_LB;
+	b->reqs[i].shift = 3;
+	return tm_lb_parse(&rest, base + v, &b->reqs[i].lb);
 }
 
 static int tm_batch_parse_cmd(struct tm_batch *b, size_t i)
 {
-	struct tm_words w = tm_batch_words(b, i), rest;
+	struct tm_words w = tm_batch_words(b, i);
 
-	b->reqs[i].table = false;
 	if (tm_matches(w.argv[0], "rule"))
 		return tm_batch_parse_rule(b, i, &w);
 	if (tm_matches(w.argv[0], "table"))
 		return tm_batch_parse_table(b, i, &w);
+	if (tm_matches(w.argv[0], "sid"))
+		return tm_batch_parse_sid(b, i, &w);
+	if (tm_matches(w.argv[0], "lb"))
+		return tm_batch_parse_lb(b, i, &w);
 	if (tm_matches(w.argv[0], "flush")) {
 		if (w.argc < 2 || !tm_matches(w.argv[1], "ruleset"))
 			return tm_werror(&w, 1, "expected 'flush ruleset'");
-		rest = tm_words_shift(&w, 2);
-		b->reqs[i].table = true;
-		if (b->flush_ruleset < 0)
-			b->flush_ruleset = (ssize_t)i;
-		return tm_table_parse(&rest, TM_TABLE_DEL_ALL,
-				      &b->reqs[i].tab);
+		if (w.argc > 2)
+			return tm_werror(&w, 2, "unexpected '%s'", w.argv[2]);
+		b->reqs[i].kind = TM_BATCH_FLUSH;
+		b->reqs[i].shift = 2;
+		return 0;
 	}
-	if (tm_matches(w.argv[0], "sid") || tm_matches(w.argv[0], "lb"))
-		return tm_werror(&w, 0,
-				 "'%s' in a file: SIDs and load-balancer services are not part of transactions yet; run these lines as commands",
-				 w.argv[0]);
 	return tm_werror(&w, 0,
-			 "'%s': a batch file holds table, rule and flush ruleset commands",
+			 "'%s': a batch file holds flush ruleset, table, rule, sid and lb commands",
 			 w.argv[0]);
 }
 
@@ -438,14 +521,31 @@ static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 
 	if (!b->family)
 		b->family = tm_nl_family();
-	if (r->table) {
+	switch (r->kind) {
+	case TM_BATCH_TABLE:
 		nlh = tm_nl_put_header(buf, b->family,
 				       tm_table_cmd(r->tab.verb), 0);
 		tm_table_put(nlh, &r->tab);
-		return nlh;
+		break;
+	case TM_BATCH_SID:
+		nlh = tm_nl_put_header(buf, b->family, tm_sid_cmd(r->sid.verb),
+				       0);
+		tm_sid_put(nlh, &r->sid, map);
+		break;
+	case TM_BATCH_LB:
+		nlh = tm_nl_put_header(buf, b->family, tm_lb_cmd(r->lb.verb),
+				       0);
+		tm_lb_put(nlh, &r->lb, map);
+		break;
+	case TM_BATCH_FLUSH:
+		nlh = tm_nl_put_header(buf, b->family, TM_CMD_FLUSH, 0);
+		break;
+	default:
+		nlh = tm_nl_put_header(buf, b->family,
+				       tm_rule_cmd(r->rule.verb), 0);
+		tm_rule_put(nlh, &r->rule, map);
+		break;
 	}
-	nlh = tm_nl_put_header(buf, b->family, tm_rule_cmd(r->rule.verb), 0);
-	tm_rule_put(nlh, &r->rule, map);
 	return nlh;
 }
 
@@ -453,42 +553,26 @@ static void tm_batch_error(void *ctx, size_t i, const struct tm_nlerr *e,
 			   const struct tm_attr_map *map)
 {
 	struct tm_batch *b = ctx;
+	const struct tm_batch_req *r = &b->reqs[i];
 	struct tm_words w = tm_batch_words(b, i);
-	int word = map && !b->reqs[i].table ?
-		   tm_attr_map_word(map, e->offs) : -1;
+	int word = map ? tm_attr_map_word(map, e->offs) : -1;
 
-	/* Map words count from the table, after "rule VERB". */
-	if (word >= 0 && word + 2 < w.argc)
+	/* Map words count from the object's first, after "lb service add". */
+	if (word >= 0 && word + r->shift < w.argc)
+		word += r->shift;
+	else
+		word = -1;
+	if (w.path)
+		fprintf(stderr, "%s: %s%s%s: error: ", b->name, w.path,
+			word >= 0 && w.keys[word] ? "." : "",
+			word >= 0 && w.keys[word] ? w.keys[word] : "");
+	else if (word >= 0)
 		fprintf(stderr, "%s:%u:%u: error: ", b->name,
-			w.pos[word + 2].line, w.pos[word + 2].col);
+			w.pos[word].line, w.pos[word].col);
 	else
 		fprintf(stderr, "%s:%u: error: ", b->name, w.pos[0].line);
 	tm_nl_print_reason(stderr, e);
 	fputc('\n', stderr);
-}
-
-/*
- * tm_txn_ops.commit_check: flush ruleset in a file deletes the tables in
- * the transaction; SIDs and services are not part of transactions yet, so
- * a namespace holding some refuses it rather than keeping them unsaid.
- */
-static int tm_batch_commit_check(void *ctx)
-{
-	struct tm_batch *b = ctx;
-	size_t sids, services;
-	struct tm_words w;
-
-	if (b->flush_ruleset < 0)
-		return 0;
-	if (tm_ruleset_count_lb(&sids, &services, b->name))
-		return -1;
-	if (!sids && !services)
-		return 0;
-	w = tm_batch_words(b, (size_t)b->flush_ruleset);
-	tm_werror(&w, 0,
-		  "flush ruleset in a file cannot remove the %zu SIDs and %zu services of this namespace yet (they are not part of transactions); remove them first with 'tmctl flush ruleset'",
-		  sids, services);
-	return -1;
 }
 
 static void tm_batch_free(struct tm_batch *b)
@@ -499,6 +583,83 @@ static void tm_batch_free(struct tm_batch *b)
 	free(b->pos);
 	free(b->cmds);
 	free(b->reqs);
+	free(b->keys);
+	tm_json_free(b->json);
+}
+
+/*
+ * tm_json_emit_fn: one command of a JSON file, parsed at once.  No thread
+ * reads the arrays meanwhile: they may move.
+ */
+static int tm_batch_json_cmd(void *ctx, int argc, const char **argv,
+			     const char **keys, const char *path)
+{
+	static const struct tm_pos none;
+	struct tm_batch *b = ctx;
+	size_t cap, i, first = b->nwords;
+	struct tm_batch_cmd *c;
+	unsigned int bad = b->bad;
+
+	if (!argc || b->bad >= TM_BATCH_ERRORS_MAX)
+		return argc ? -1 : 0;
+	cap = b->words_cap;
+	b->words = tm_grow(b->words, &b->words_cap, b->nwords + argc,
+			   sizeof(*b->words));
+	if (cap != b->words_cap) {
+		b->pos = realloc(b->pos, b->words_cap * sizeof(*b->pos));
+		b->keys = realloc(b->keys, b->words_cap * sizeof(*b->keys));
+		if (!b->pos || !b->keys) {
+			fputs("tmctl: out of memory\n", stderr);
+			exit(TMCTL_EPARSE);
+		}
+	}
+	for (i = 0; i < (size_t)argc; i++) {
+		b->words[first + i] = (char *)argv[i];
+		b->pos[first + i] = none;
+		b->keys[first + i] = keys[i];
+	}
+	b->nwords += argc;
+	cap = b->cmds_cap;
+	b->cmds = tm_grow(b->cmds, &b->cmds_cap, b->ncmds + 1,
+			  sizeof(*b->cmds));
+	if (cap != b->cmds_cap) {
+		b->reqs = realloc(b->reqs, b->cmds_cap * sizeof(*b->reqs));
+		if (!b->reqs) {
+			fputs("tmctl: out of memory\n", stderr);
+			exit(TMCTL_EPARSE);
+		}
+	}
+	c = &b->cmds[b->ncmds];
+	c->first = first;
+	c->n = argc;
+	c->end = none;
+	c->path = path;
+	if (b->ncmds == TM_TXN_MAX_OPS) {
+		struct tm_words w = tm_batch_words(b, b->ncmds);
+
+		tm_werror(&w, 0, "more than the %u requests of one transaction",
+			  TM_TXN_MAX_OPS);
+		b->bad++;
+	} else if (tm_batch_parse_cmd(b, b->ncmds)) {
+		b->bad++;
+	}
+	b->ncmds++;
+	return b->bad != bad;
+}
+
+/* A JSON file: every command made and parsed, as the parser thread does. */
+static int tm_batch_json(struct tm_batch *b)
+{
+	int ret;
+
+	ret = tm_json_commands(b->name, b->text, b->len, tm_batch_json_cmd, b,
+			       &b->json);
+	if (b->bad >= TM_BATCH_ERRORS_MAX)
+		fprintf(stderr, "%s: error: too many errors, stopped\n",
+			b->name);
+	b->max_cmds = b->ncmds;
+	tm_batch_publish(b, true);
+	return ret || b->bad ? TMCTL_EPARSE : TMCTL_OK;
 }
 
 int tm_do_batch(const char *path)
@@ -506,13 +667,11 @@ int tm_do_batch(const char *path)
 	struct tm_batch b = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.cond = PTHREAD_COND_INITIALIZER,
-		.flush_ruleset = -1,
 	};
 	struct tm_txn_ops ops = {
 		.put = tm_batch_put,
 		.error = tm_batch_error,
 		.wait = tm_batch_wait,
-		.commit_check = tm_batch_commit_check,
 		.ctx = &b,
 	};
 	pthread_t parser;
@@ -521,6 +680,24 @@ int tm_do_batch(const char *path)
 	if (tm_batch_read(&b, path)) {
 		tm_batch_free(&b);
 		return TMCTL_EPARSE;
+	}
+	if (tmctl.json) {
+		/* Read whole, then sent: no parser thread. */
+		ret = tm_batch_json(&b);
+		if (!ret && tmctl.check && !tm_nl_module_loaded()) {
+			fprintf(stderr,
+				"%s: parsed only, not checked by the kernel: the tuplemerge module is not loaded\n",
+				b.name);
+		} else if (!ret && b.ncmds) {
+			ops.n = b.ncmds;
+			ops.dry_run = tmctl.check;
+			ret = tm_txn_run(&ops, b.name);
+		}
+		if (!ret && tmctl.verbose)
+			fprintf(stderr, "%s: %zu commands, no error\n", b.name,
+				b.ncmds);
+		tm_batch_free(&b);
+		return ret;
 	}
 	if (tmctl.check) {
 		/*

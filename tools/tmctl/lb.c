@@ -29,22 +29,6 @@ static const char *tm_lb_state_name(unsigned int i)
 	return tm_name(tm_lb_state_names, ARRAY_SIZE(tm_lb_state_names), i);
 }
 
-/* Keywords of lb service add, in the order a service is printed. */
-enum {
-	TM_LB_K_VIP,
-	TM_LB_K_SID,
-	TM_LB_K_TCP,
-	TM_LB_K_PORT,
-	TM_LB_K_CHOICES,
-	TM_LB_K_TABLE_SIZE,
-	TM_LB_K_MAX_FLOWS,
-	TM_LB_K_IDLE_TIMEOUT,
-	TM_LB_K_FIN_TIMEOUT,
-	TM_LB_K_SYN_TIMEOUT,
-	TM_LB_K_HMAC,
-	TM_LB_K_MAX
-};
-
 static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
 	[TM_LB_K_VIP] = { "vip", true },
 	[TM_LB_K_SID] = { "sid", true },
@@ -101,14 +85,6 @@ static const struct {
 	{ "ns-full", TM_A_LB_NS_FULL },
 	{ "hmac-bad", TM_A_LB_HMAC_BAD },
 	{ "hmac-nokey", TM_A_LB_HMAC_NOKEY },
-};
-
-struct tm_lb_service_req {
-	const char *name;	/* points into the words */
-	uint8_t vip[16];
-	uint8_t sid[16];
-	uint32_t val[TM_LB_K_MAX];	/* port and the numbers */
-	bool seen[TM_LB_K_MAX];
 };
 
 /* Word i is a service name. */
@@ -175,24 +151,21 @@ static int tm_lb_parse_table_size(const struct tm_words *w, int i,
 			 w->argv[i], next);
 }
 
+#define TM_LB_SEEN(r, k)	((r)->word[k] >= 0)
+
 /* "NAME vip ADDR sid LBSID [tcp] [port PORT] ..." of lb service add. */
-static int tm_lb_service_parse(const struct tm_words *w,
-			       struct tm_lb_service_req *s)
+static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 {
 	int i, k, n, v, err;
 
-	memset(s, 0, sizeof(*s));
-	if (tm_lb_parse_name(w, 0))
-		return TMCTL_EPARSE;
-	s->name = w->argv[0];
 	for (i = 1; i < w->argc; i += n) {
 		k = tm_keyword(w, i, tm_lb_keywords, TM_LB_K_MAX);
 		if (k < 0)
 			return TMCTL_EPARSE;
-		if (s->seen[k])
+		if (TM_LB_SEEN(s, k))
 			return tm_werror(w, i, "%s given twice",
 					 tm_lb_keywords[k].name);
-		s->seen[k] = true;
+		s->word[k] = i;
 		n = tm_lb_keywords[k].value ? 2 : 1;
 		if (n == 1)
 			continue;
@@ -200,6 +173,7 @@ static int tm_lb_service_parse(const struct tm_words *w,
 			return tm_werror(w, i, "'%s' needs a value",
 					 w->argv[i]);
 		v = i + 1;
+		s->word[k] = v;
 		switch (k) {
 		case TM_LB_K_VIP:
 			err = tm_lb_parse_addr(w, v, "VIP", s->vip);
@@ -222,13 +196,125 @@ static int tm_lb_service_parse(const struct tm_words *w,
 		if (err)
 			return TMCTL_EPARSE;
 	}
-	if (!s->seen[TM_LB_K_VIP])
+	if (!TM_LB_SEEN(s, TM_LB_K_VIP))
 		return tm_werror(w, w->argc,
 				 "missing 'vip ADDR' (the service's IPv6 address)");
-	if (!s->seen[TM_LB_K_SID])
+	if (!TM_LB_SEEN(s, TM_LB_K_SID))
 		return tm_werror(w, w->argc,
 				 "missing 'sid LBSID' (the load balancer's own SID)");
 	return 0;
+}
+
+/* NAME SID [weight W] of lb backend add, NAME SID of lb backend del. */
+static int tm_lb_backend_parse(const struct tm_words *w, struct tm_lb_req *r)
+{
+	static const struct tm_keyword kw[] = { { "weight", true } };
+	bool add = r->verb == TM_LB_BACKEND_ADD;
+	int i;
+
+	if (w->argc < 2)
+		return tm_werror(w, 1, "missing backend SID (an IPv6 address)");
+	if (tm_lb_parse_addr(w, 1, "SID", r->sid))
+		return TMCTL_EPARSE;
+	for (i = 2; i < w->argc; i += 2) {
+		if (!add)
+			return tm_werror(w, i, "unexpected '%s'", w->argv[i]);
+		if (tm_keyword(w, i, kw, ARRAY_SIZE(kw)) < 0)
+			return TMCTL_EPARSE;
+		if (r->w_weight >= 0)
+			return tm_werror(w, i, "weight given twice");
+		if (i + 1 >= w->argc)
+			return tm_werror(w, i, "'%s' needs a value",
+					 w->argv[i]);
+		if (tm_parse_u32(w, i + 1, "weight", 1, TM_LB_WEIGHT_MAX,
+				 &r->weight))
+			return TMCTL_EPARSE;
+		r->w_weight = i + 1;
+	}
+	return 0;
+}
+
+int tm_lb_parse(const struct tm_words *w, enum tm_lb_verb verb,
+		struct tm_lb_req *r)
+{
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	r->verb = verb;
+	for (k = 0; k < TM_LB_K_MAX; k++)
+		r->word[k] = -1;
+	r->w_weight = -1;
+	if (tm_lb_parse_name(w, 0))
+		return TMCTL_EPARSE;
+	r->name = w->argv[0];
+	switch (verb) {
+	case TM_LB_SERVICE_ADD:
+		return tm_lb_service_parse(w, r);
+	case TM_LB_SERVICE_DEL:
+		if (w->argc > 1)
+			return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+		return 0;
+	default:
+		return tm_lb_backend_parse(w, r);
+	}
+}
+
+uint8_t tm_lb_cmd(enum tm_lb_verb verb)
+{
+	static const uint8_t cmd[] = {
+		[TM_LB_SERVICE_ADD] = TM_CMD_LB_SERVICE_NEW,
+		[TM_LB_SERVICE_DEL] = TM_CMD_LB_SERVICE_DEL,
+		[TM_LB_BACKEND_ADD] = TM_CMD_LB_BACKEND_NEW,
+		[TM_LB_BACKEND_DEL] = TM_CMD_LB_BACKEND_DEL,
+	};
+
+	return cmd[verb];
+}
+
+/* Only what was given is sent: the defaults are the kernel's. */
+void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
+	       struct tm_attr_map *map)
+{
+	int k;
+
+	tm_attr_map_add(map, nlh, 0);
+	mnl_attr_put_strz(nlh, TM_A_LB_NAME, r->name);
+	if (r->verb == TM_LB_SERVICE_DEL)
+		return;
+	if (r->verb != TM_LB_SERVICE_ADD) {
+		tm_attr_map_add(map, nlh, 1);
+		mnl_attr_put(nlh, TM_A_LB_BACKEND_SID, sizeof(r->sid), r->sid);
+		if (r->w_weight >= 0) {
+			tm_attr_map_add(map, nlh, r->w_weight);
+			mnl_attr_put_u32(nlh, TM_A_LB_BACKEND_WEIGHT,
+					 r->weight);
+		}
+		return;
+	}
+	tm_attr_map_add(map, nlh, r->word[TM_LB_K_VIP]);
+	mnl_attr_put(nlh, TM_A_LB_VIP, sizeof(r->vip), r->vip);
+	if (TM_LB_SEEN(r, TM_LB_K_TCP)) {
+		tm_attr_map_add(map, nlh, r->word[TM_LB_K_TCP]);
+		mnl_attr_put_u8(nlh, TM_A_LB_PROTO, IPPROTO_TCP);
+	}
+	if (TM_LB_SEEN(r, TM_LB_K_PORT)) {
+		tm_attr_map_add(map, nlh, r->word[TM_LB_K_PORT]);
+		mnl_attr_put_u16(nlh, TM_A_LB_PORT,
+				 (uint16_t)r->val[TM_LB_K_PORT]);
+	}
+	tm_attr_map_add(map, nlh, r->word[TM_LB_K_SID]);
+	mnl_attr_put(nlh, TM_A_LB_SID, sizeof(r->sid), r->sid);
+	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++) {
+		if (!TM_LB_SEEN(r, k))
+			continue;
+		tm_attr_map_add(map, nlh, r->word[k]);
+		if (tm_lb_numbers[k].attr == TM_A_LB_CHOICES)
+			mnl_attr_put_u8(nlh, TM_A_LB_CHOICES,
+					(uint8_t)r->val[k]);
+		else
+			mnl_attr_put_u32(nlh, tm_lb_numbers[k].attr,
+					 r->val[k]);
+	}
 }
 
 /* Printing */
@@ -579,40 +665,28 @@ static struct nlmsghdr *tm_lb_request(char *buf, uint8_t cmd,
 	return nlh;
 }
 
-/* Only what was given is sent: the defaults are the kernel's. */
-static int tm_lb_service_add(const struct tm_words *w)
+/* lb service add|del, lb backend add|del: one request. */
+static int tm_lb_change(const struct tm_words *w, enum tm_lb_verb verb)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct tm_lb_service_req s;
+	struct tm_lb_req r;
 	struct nlmsghdr *nlh;
-	int k;
 
-	if (tm_lb_service_parse(w, &s))
+	if (tm_lb_parse(w, verb, &r))
 		return TMCTL_EPARSE;
 	if (tmctl.check)
 		return TMCTL_OK;
-	nlh = tm_lb_request(buf, TM_CMD_LB_SERVICE_NEW, 0, w, 0);
-	mnl_attr_put(nlh, TM_A_LB_VIP, sizeof(s.vip), s.vip);
-	if (s.seen[TM_LB_K_TCP])
-		mnl_attr_put_u8(nlh, TM_A_LB_PROTO, IPPROTO_TCP);
-	if (s.seen[TM_LB_K_PORT])
-		mnl_attr_put_u16(nlh, TM_A_LB_PORT,
-				 (uint16_t)s.val[TM_LB_K_PORT]);
-	mnl_attr_put(nlh, TM_A_LB_SID, sizeof(s.sid), s.sid);
-	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++) {
-		if (!s.seen[k])
-			continue;
-		if (tm_lb_numbers[k].attr == TM_A_LB_CHOICES)
-			mnl_attr_put_u8(nlh, TM_A_LB_CHOICES,
-					(uint8_t)s.val[k]);
-		else
-			mnl_attr_put_u32(nlh, tm_lb_numbers[k].attr,
-					 s.val[k]);
-	}
+	nlh = tm_nl_request(buf, tm_lb_cmd(verb), 0);
+	tm_lb_put(nlh, &r, NULL);
 	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 
-/* NAME alone: lb service del and lb flows flush. */
+static int tm_lb_service_add(const struct tm_words *w)
+{
+	return tm_lb_change(w, TM_LB_SERVICE_ADD);
+}
+
+/* NAME alone: lb flows flush. */
 static int tm_lb_name_only(const struct tm_words *w, uint8_t cmd)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -630,7 +704,7 @@ static int tm_lb_name_only(const struct tm_words *w, uint8_t cmd)
 
 static int tm_lb_service_del(const struct tm_words *w)
 {
-	return tm_lb_name_only(w, TM_CMD_LB_SERVICE_DEL);
+	return tm_lb_change(w, TM_LB_SERVICE_DEL);
 }
 
 static int tm_lb_flows_flush(const struct tm_words *w)
@@ -706,76 +780,35 @@ static int tm_lb_flows_show(const struct tm_words *w)
 	return ret;
 }
 
-/* NAME SID [weight W] of lb backend add, NAME SID of lb backend del. */
-static int tm_lb_backend(const struct tm_words *w, bool add)
-{
-	static const struct tm_keyword kw[] = { { "weight", true } };
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	uint32_t weight = 0;
-	bool has_weight = false;
-	uint8_t sid[16];
-	int i;
-
-	if (tm_lb_parse_name(w, 0))
-		return TMCTL_EPARSE;
-	if (w->argc < 2)
-		return tm_werror(w, 1, "missing backend SID (an IPv6 address)");
-	if (tm_lb_parse_addr(w, 1, "SID", sid))
-		return TMCTL_EPARSE;
-	for (i = 2; i < w->argc; i += 2) {
-		if (!add)
-			return tm_werror(w, i, "unexpected '%s'", w->argv[i]);
-		if (tm_keyword(w, i, kw, ARRAY_SIZE(kw)) < 0)
-			return TMCTL_EPARSE;
-		if (has_weight)
-			return tm_werror(w, i, "weight given twice");
-		if (i + 1 >= w->argc)
-			return tm_werror(w, i, "'%s' needs a value",
-					 w->argv[i]);
-		if (tm_parse_u32(w, i + 1, "weight", 1, 65535, &weight))
-			return TMCTL_EPARSE;
-		has_weight = true;
-	}
-	if (tmctl.check)
-		return TMCTL_OK;
-	nlh = tm_lb_request(buf, add ? TM_CMD_LB_BACKEND_NEW :
-			    TM_CMD_LB_BACKEND_DEL, 0, w, 0);
-	mnl_attr_put(nlh, TM_A_LB_BACKEND_SID, sizeof(sid), sid);
-	if (has_weight)
-		mnl_attr_put_u32(nlh, TM_A_LB_BACKEND_WEIGHT, weight);
-	return tm_nl_talk(nlh, NULL, NULL, w->what);
-}
-
 static int tm_lb_backend_add(const struct tm_words *w)
 {
-	return tm_lb_backend(w, true);
+	return tm_lb_change(w, TM_LB_BACKEND_ADD);
 }
 
 static int tm_lb_backend_del(const struct tm_words *w)
 {
-	return tm_lb_backend(w, false);
+	return tm_lb_change(w, TM_LB_BACKEND_DEL);
 }
 
-struct tm_lb_verb {
+struct tm_lb_handler {
 	const char *name;
 	const char *what;
 	int (*fn)(const struct tm_words *w);
 };
 
-static const struct tm_lb_verb tm_lb_service_verbs[] = {
+static const struct tm_lb_handler tm_lb_service_verbs[] = {
 	{ "add", "lb service add", tm_lb_service_add },
 	{ "delete", "lb service del", tm_lb_service_del },
 	{ "show", "lb service show", tm_lb_service_show },
 	{ "list", "lb service list", tm_lb_service_list },
 };
 
-static const struct tm_lb_verb tm_lb_backend_verbs[] = {
+static const struct tm_lb_handler tm_lb_backend_verbs[] = {
 	{ "add", "lb backend add", tm_lb_backend_add },
 	{ "delete", "lb backend del", tm_lb_backend_del },
 };
 
-static const struct tm_lb_verb tm_lb_flows_verbs[] = {
+static const struct tm_lb_handler tm_lb_flows_verbs[] = {
 	{ "show", "lb flows show", tm_lb_flows_show },
 	{ "flush", "lb flows flush", tm_lb_flows_flush },
 };
@@ -783,7 +816,7 @@ static const struct tm_lb_verb tm_lb_flows_verbs[] = {
 static const struct {
 	const char *name;
 	const char *verb_list;		/* for messages */
-	const struct tm_lb_verb *verbs;
+	const struct tm_lb_handler *verbs;
 	unsigned int n;
 	int alone;			/* the verb without one, or -1 */
 } tm_lb_objects[] = {
@@ -799,7 +832,7 @@ static const struct {
 int tm_do_lb(int argc, char **argv)
 {
 	struct tm_words w = {};
-	const struct tm_lb_verb *v = NULL;
+	const struct tm_lb_handler *v = NULL;
 	unsigned int o, i;
 
 	if (argc < 1) {

@@ -18,10 +18,10 @@
  * built in memory and printed once the generation held, retried a few
  * times otherwise, as nft does.  The replies of a dump are kept (struct
  * tm_msgs) where they are needed after it: SIDs to sort them, tables to
- * dump their rules, every object flush ruleset deletes.
+ * dump their rules.
  *
- * flush ruleset deletes every table (with its rules), then every service,
- * then every SID, each with its own request.
+ * flush ruleset is one request (TM_CMD_FLUSH): every table (with its
+ * rules), service and SID goes at once.
  */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -276,81 +276,17 @@ int tm_do_save(int argc, char **argv)
 /* Flush */
 
 /*
- * Delete each object of @m, the replies of a dump, with @cmd, naming it
- * by its attribute @attr (a string, or a 16-byte address with @addr);
- * every refusal is reported.
+ * One request: the kernel deletes every table, service and SID in one
+ * transaction of its own, so packets see the whole configuration or none.
  */
-static int tm_flush_each(const struct tm_msgs *m, uint8_t cmd, int attr,
-			 bool addr, const char *what)
-{
-	const struct nlattr *tb[TM_A_MAX + 1];
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	int ret = 0;
-	size_t i;
-
-	for (i = 0; i < m->n; i++) {
-		if (tm_nl_parse(m->v[i], tb) < 0 || !tb[attr])
-			continue;
-		nlh = tm_nl_request(buf, cmd, 0);
-		if (addr)
-			mnl_attr_put(nlh, attr, sizeof(struct in6_addr),
-				     mnl_attr_get_payload(tb[attr]));
-		else
-			mnl_attr_put_strz(nlh, attr, mnl_attr_get_str(tb[attr]));
-		if (tm_nl_talk(nlh, NULL, NULL, what))
-			ret = TMCTL_EKERNEL;
-	}
-	return ret;
-}
-
 static int tm_flush_ruleset(const char *what)
 {
-	struct tm_msgs tables = {}, services = {}, sids = {};
-	bool changed = false;
-	int ret;
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 
 	if (tmctl.check)
 		return TMCTL_OK;
-	ret = tm_dump(TM_CMD_TABLE_GET, NULL, tm_msgs_cb, &tables, what,
-		      &changed);
-	if (!ret)
-		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_msgs_cb,
-			      &services, what, &changed);
-	if (!ret)
-		ret = tm_dump(TM_CMD_SID_GET, NULL, tm_msgs_cb, &sids, what,
-			      &changed);
-	/* Rules name services: the tables go first. */
-	if (!ret)
-		ret = tm_flush_each(&tables, TM_CMD_TABLE_DEL, TM_A_TABLE_NAME,
-				    false, what);
-	if (!ret)
-		ret = tm_flush_each(&services, TM_CMD_LB_SERVICE_DEL,
-				    TM_A_LB_NAME, false, what);
-	if (!ret)
-		ret = tm_flush_each(&sids, TM_CMD_SID_DEL, TM_A_SID_ADDR, true,
-				    what);
-	tm_msgs_free(&tables);
-	tm_msgs_free(&services);
-	tm_msgs_free(&sids);
-	return ret;
-}
-
-int tm_ruleset_count_lb(size_t *sids, size_t *services, const char *what)
-{
-	struct tm_msgs s = {}, v = {};
-	bool changed = false;
-	int ret;
-
-	ret = tm_dump(TM_CMD_SID_GET, NULL, tm_msgs_cb, &s, what, &changed);
-	if (!ret)
-		ret = tm_dump(TM_CMD_LB_SERVICE_GET, NULL, tm_msgs_cb, &v, what,
-			      &changed);
-	*sids = s.n;
-	*services = v.n;
-	tm_msgs_free(&s);
-	tm_msgs_free(&v);
-	return ret;
+	return tm_nl_talk(tm_nl_request(buf, TM_CMD_FLUSH, 0), NULL, NULL,
+			  what);
 }
 
 int tm_do_flush(int argc, char **argv)

@@ -88,13 +88,6 @@ static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_COUNTER + 8] = { "hmac-nokey", true },
 };
 
-struct tm_sid_req {
-	uint8_t addr[16];
-	uint8_t policy;		/* enum tm_sid_policy */
-	uint32_t threshold;	/* CONNS and BACKLOG */
-	uint32_t hmac;		/* seg6 HMAC key id, 0: none */
-};
-
 /* Word i is a SID: an IPv6 address. */
 static int tm_sid_parse_addr(const struct tm_words *w, int i, uint8_t *addr)
 {
@@ -124,6 +117,7 @@ static int tm_sid_parse_policy(const struct tm_words *w, int i,
 	if (tm_parse_name(w, i, "policy", tm_sid_policy_names,
 			  TM_SID_POLICY_ALWAYS, TM_SID_POLICY_MAX, &s->policy))
 		return -1;
+	s->w_policy = i;
 	name = tm_sid_policy_name(s->policy);
 	if (!tm_sid_policy_has_threshold(s->policy)) {
 		if (number) {
@@ -144,20 +138,18 @@ static int tm_sid_parse_policy(const struct tm_words *w, int i,
 			 "backlog threshold" : "load threshold",
 			 1, UINT32_MAX, &s->threshold))
 		return -1;
+	s->w_threshold = v;
 	return 2;
 }
 
 /* "SID accept policy POLICY [N]" of sid add and replace. */
-static int tm_sid_parse(const struct tm_words *w, struct tm_sid_req *s)
+static int tm_sid_parse_binding(const struct tm_words *w, struct tm_sid_req *s)
 {
 	bool seen[TM_S_MAX] = {};
 	unsigned int a;
 	int i, k, n;
 	uint64_t u;
 
-	memset(s, 0, sizeof(*s));
-	if (tm_sid_parse_addr(w, 0, s->addr))
-		return TMCTL_EPARSE;
 	if (w->argc < 2)
 		return tm_werror(w, 1, "missing action (accept)");
 	/* The action: named in the message when there is none. */
@@ -192,6 +184,7 @@ static int tm_sid_parse(const struct tm_words *w, struct tm_sid_req *s)
 			if (tm_parse_u32(w, i + 1, "hmac", 1,
 					 UINT32_MAX, &s->hmac))
 				return TMCTL_EPARSE;
+			s->w_hmac = i + 1;
 			n = 2;
 			continue;
 		}
@@ -207,6 +200,48 @@ static int tm_sid_parse(const struct tm_words *w, struct tm_sid_req *s)
 		return tm_werror(w, w->argc,
 				 "missing 'policy POLICY' (always, never, conns N, backlog N or load N)");
 	return 0;
+}
+
+int tm_sid_parse(const struct tm_words *w, enum tm_sid_verb verb,
+		 struct tm_sid_req *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->verb = verb;
+	s->w_policy = -1;
+	s->w_threshold = -1;
+	s->w_hmac = -1;
+	if (tm_sid_parse_addr(w, 0, s->addr))
+		return TMCTL_EPARSE;
+	if (verb != TM_SID_DEL)
+		return tm_sid_parse_binding(w, s);
+	if (w->argc > 1)
+		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
+	return 0;
+}
+
+uint8_t tm_sid_cmd(enum tm_sid_verb verb)
+{
+	return verb == TM_SID_ADD ? TM_CMD_SID_NEW :
+	       verb == TM_SID_REPLACE ? TM_CMD_SID_SET : TM_CMD_SID_DEL;
+}
+
+void tm_sid_put(struct nlmsghdr *nlh, const struct tm_sid_req *s,
+		struct tm_attr_map *map)
+{
+	tm_attr_map_add(map, nlh, 0);
+	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(s->addr), s->addr);
+	if (s->verb == TM_SID_DEL)
+		return;
+	tm_attr_map_add(map, nlh, s->w_policy);
+	mnl_attr_put_u8(nlh, TM_A_SID_POLICY, s->policy);
+	if (tm_sid_policy_has_threshold(s->policy)) {
+		tm_attr_map_add(map, nlh, s->w_threshold);
+		mnl_attr_put_u32(nlh, TM_A_SID_THRESHOLD, s->threshold);
+	}
+	if (s->hmac) {
+		tm_attr_map_add(map, nlh, s->w_hmac);
+		mnl_attr_put_u32(nlh, TM_A_SID_HMAC_KEY, s->hmac);
+	}
 }
 
 /* Printing */
@@ -303,34 +338,30 @@ static int tm_sid_cb(const struct nlmsghdr *nlh, void *data)
 
 /* Commands */
 
-static int tm_sid_change(const struct tm_words *w, bool replace)
+/* sid add, replace and del: one request. */
+static int tm_sid_change(const struct tm_words *w, enum tm_sid_verb verb)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct tm_sid_req s;
 	struct nlmsghdr *nlh;
 
-	if (tm_sid_parse(w, &s))
+	if (tm_sid_parse(w, verb, &s))
 		return TMCTL_EPARSE;
 	if (tmctl.check)
 		return TMCTL_OK;
-	nlh = tm_nl_request(buf, replace ? TM_CMD_SID_SET : TM_CMD_SID_NEW, 0);
-	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(s.addr), s.addr);
-	mnl_attr_put_u8(nlh, TM_A_SID_POLICY, s.policy);
-	if (tm_sid_policy_has_threshold(s.policy))
-		mnl_attr_put_u32(nlh, TM_A_SID_THRESHOLD, s.threshold);
-	if (s.hmac)
-		mnl_attr_put_u32(nlh, TM_A_SID_HMAC_KEY, s.hmac);
+	nlh = tm_nl_request(buf, tm_sid_cmd(verb), 0);
+	tm_sid_put(nlh, &s, NULL);
 	return tm_nl_talk(nlh, NULL, NULL, w->what);
 }
 
 static int tm_sid_add(const struct tm_words *w)
 {
-	return tm_sid_change(w, false);
+	return tm_sid_change(w, TM_SID_ADD);
 }
 
 static int tm_sid_replace(const struct tm_words *w)
 {
-	return tm_sid_change(w, true);
+	return tm_sid_change(w, TM_SID_REPLACE);
 }
 
 /* sid load SID N: the application's report, for the load policy. */
@@ -360,19 +391,7 @@ static int tm_sid_load(const struct tm_words *w)
 
 static int tm_sid_del(const struct tm_words *w)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	uint8_t addr[16];
-
-	if (tm_sid_parse_addr(w, 0, addr))
-		return TMCTL_EPARSE;
-	if (w->argc > 1)
-		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
-	if (tmctl.check)
-		return TMCTL_OK;
-	nlh = tm_nl_request(buf, TM_CMD_SID_DEL, 0);
-	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(addr), addr);
-	return tm_nl_talk(nlh, NULL, NULL, w->what);
+	return tm_sid_change(w, TM_SID_DEL);
 }
 
 /* sid show [SID]: one object for a SID, a list of them without. */

@@ -206,11 +206,6 @@ int tm_table_parse(const struct tm_words *w, enum tm_table_verb verb,
 		.policy = TM_POLICY_ACCEPT,
 		.engine = TM_ENG_TUPLEMERGE,
 	};
-	if (verb == TM_TABLE_DEL_ALL) {
-		if (w->argc > 0)
-			return tm_werror(w, 0, "unexpected '%s'", w->argv[0]);
-		return 0;
-	}
 	if (tm_parse_table(w, 0))
 		return TMCTL_EPARSE;
 	r->name = w->argv[0];

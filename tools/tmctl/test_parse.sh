@@ -143,7 +143,7 @@ EOF
 cat > bad.expect <<'EOF'
 bad.batch:2:23: error: unknown protocol 'tcpp' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
 bad.batch:3:21: error: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.0/8?
-bad.batch:5:1: error: 'lb' in a file: SIDs and load-balancer services are not part of transactions yet; run these lines as commands
+bad.batch:5:17: error: missing 'vip ADDR' (the service's IPv6 address)
 bad.batch:6:6: error: unknown rule command 'frob' (add, replace, del or flush)
 bad.batch:7:25: error: unterminated " quote
 bad.batch:8:16: error: missing action (accept, drop, reject, mark, count or lb)
@@ -181,10 +181,69 @@ tables.batch:4:7: error: unknown table command 'frob' (add, del or flush)
 tables.batch:5:13: error: unexpected 'y'
 tables.batch:6:12: error: missing table name
 tables.batch:7:7: error: expected 'flush ruleset'
-tables.batch:8:1: error: 'sid' in a file: SIDs and load-balancer services are not part of transactions yet; run these lines as commands
-tables.batch:9:1: error: 'frob': a batch file holds table, rule and flush ruleset commands
+tables.batch:9:1: error: 'frob': a batch file holds flush ruleset, table, rule, sid and lb commands
 EOF
 check "tables in a batch file" 1 "$(cat tables.expect)" -c -f tables.batch
+
+# SIDs and load-balancer services in a file: the whole configuration.
+cat > objects.batch <<'EOF'
+flush ruleset
+sid add fc00:1::100 accept policy always
+sid add fc00:3::100 accept policy conns 8 hmac 7
+sid replace fc00:3::100 accept policy backlog 4
+sid del fc00:1::100
+lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 \
+	choices 3 table-size 251 max-flows 1000 idle-timeout 60 \
+	fin-timeout 5 syn-timeout 2 hmac 9
+lb backend add web fc00:1::100
+lb backend add web fc00:2::100 weight 3
+lb backend del web fc00:1::100
+lb service del web
+lb ser a dns vip fd00:100::53 sid fd00:1b::2
+lb b a dns fc00:4::100
+table add lbt family ip6 hook prerouting
+rule add lbt dst fd00:100::53 proto tcp dport 53 lb dns
+EOF
+check "SIDs and services in a batch file" 0 \
+	"objects.batch: parsed only, not checked by the kernel: the tuplemerge module is not loaded" \
+	-c -f objects.batch
+
+cat > badobjects.batch <<'EOF'
+sid load fc00::1 5
+sid show
+sid frob fc00::1
+sid add fc00::1 accept
+sid del fc00::1 extra
+lb flows flush web
+lb service show
+lb service frob web
+lb frob add web
+lb backend add web
+lb backend del web fc00::1 weight 2
+lb service del web extra
+lb backend add web fc00::1 weight 0
+lb service add web vip fd00::1 sid 10.0.0.1
+flush ruleset now
+EOF
+cat > badobjects.expect <<'EOF'
+badobjects.batch:1:5: error: 'load' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
+badobjects.batch:2:5: error: 'show' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
+badobjects.batch:3:5: error: unknown sid command 'frob' (add, replace or del)
+badobjects.batch:4:23: error: missing 'policy POLICY' (always, never, conns N, backlog N or load N)
+badobjects.batch:5:17: error: unexpected 'extra'
+badobjects.batch:6:4: error: 'flows' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
+badobjects.batch:7:12: error: 'show' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
+badobjects.batch:8:12: error: unknown service command 'frob' (add or del)
+badobjects.batch:9:4: error: expected 'lb service' or 'lb backend'
+badobjects.batch:10:19: error: missing backend SID (an IPv6 address)
+badobjects.batch:11:28: error: unexpected 'weight'
+badobjects.batch:12:20: error: unexpected 'extra'
+badobjects.batch:13:35: error: bad weight '0' (expected 1..65535)
+badobjects.batch:14:36: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
+badobjects.batch:15:15: error: unexpected 'now'
+EOF
+check "bad SID and service lines in a batch file" 1 \
+	"$(cat badobjects.expect)" -c -f badobjects.batch
 
 # A continued line's words are reported on their own line.
 printf 'rule add t id 1 \\\n  src 10.0.0.0/8 \\\n  dst ::2 accept\n' > cont.batch

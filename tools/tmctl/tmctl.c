@@ -73,6 +73,8 @@ struct tm_words tm_words_shift(const struct tm_words *w, int n)
 	s.argv += n;
 	if (s.pos)
 		s.pos += n;
+	if (s.keys)
+		s.keys += n;
 	s.argc -= n;
 	return s;
 }
@@ -81,7 +83,12 @@ int tm_werror(const struct tm_words *w, int i, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (w->file) {
+	if (w->path) {
+		const char *key = w->keys && i < w->argc ? w->keys[i] : NULL;
+
+		fprintf(stderr, "%s: %s%s%s: error: ", w->file, w->path,
+			key ? "." : "", key ? key : "");
+	} else if (w->file) {
 		const struct tm_pos *p = i < w->argc ? &w->pos[i] : &w->end;
 
 		fprintf(stderr, "%s:%u:%u: error: ", w->file, p->line, p->col);

@@ -57,9 +57,12 @@ struct tm_pos {
 
 /*
  * The words of one command: from the command line (pos and file NULL), or
- * one command of a batch file, where each word has its position.  Error
- * messages about word i name the command ("tmctl: rule add: ...") or its
- * position ("FILE:LINE:COL: error: ...").
+ * one command of a batch file, where each word has its position, or one
+ * object of a JSON file (tmctl -j -f), made into the words of the command
+ * it stands for, each with the key it comes from.  Error messages about
+ * word i name the command ("tmctl: rule add: ..."), its position
+ * ("FILE:LINE:COL: error: ..."), or its object and key ("FILE:
+ * tables[1].rules[3].dport: error: ...").
  */
 struct tm_words {
 	char **argv;
@@ -68,6 +71,8 @@ struct tm_words {
 	const char *what;		/* "rule add" */
 	const char *file;		/* batch file, or NULL */
 	struct tm_pos end;		/* just past the last word */
+	const char *path;		/* JSON: the object's path, or NULL */
+	const char * const *keys;	/* JSON: per word, its key or NULL */
 };
 
 /* The words after the first @n of @w. */
@@ -176,8 +181,6 @@ uint8_t tm_attr_u8(const struct nlattr **tb, int type, uint8_t def);
 
 /* The socket, family id and events group, opening the session if needed. */
 struct mnl_socket *tm_nl_socket(void);
-/* The SIDs and services of the namespace (ruleset.c). */
-int tm_ruleset_count_lb(size_t *sids, size_t *services, const char *what);
 uint16_t tm_nl_family(void);
 /* Whether the family answers (loading the module if allowed), no exit. */
 bool tm_nl_module_loaded(void);
@@ -222,8 +225,6 @@ struct tm_txn_ops {
 	void (*error)(void *ctx, size_t i, const struct tm_nlerr *e,
 		      const struct tm_attr_map *map);
 	ssize_t (*wait)(void *ctx, size_t i);
-	/* Once every request was accepted: nonzero aborts (reported). */
-	int (*commit_check)(void *ctx);
 	void *ctx;
 	bool dry_run;	/* abort even without an error (tmctl -c -f) */
 };
@@ -276,7 +277,6 @@ enum tm_table_verb {
 	TM_TABLE_ADD,
 	TM_TABLE_DEL,
 	TM_TABLE_FLUSH,		/* its rules */
-	TM_TABLE_DEL_ALL,	/* every table: flush ruleset in a file */
 };
 
 /* The keywords of table add. */
@@ -297,7 +297,7 @@ struct tm_table_req {
 	uint8_t family, hook, policy, engine, collide;
 	int32_t priority;
 	uint32_t max_rules, max_tuples;
-	const char *name;	/* a word; NULL for TM_TABLE_DEL_ALL */
+	const char *name;	/* a word */
 	bool seen[TM_T_MAX];
 };
 
@@ -390,6 +390,31 @@ void tm_table_print_fields(const struct nlattr **tb);
 void tm_table_config_fields(const struct nlattr **tb);
 void tm_table_text(const struct nlattr **tb, const char *verb);
 
+/* sid.c: the words of sid add|replace|del, as a request. */
+enum tm_sid_verb {
+	TM_SID_ADD,
+	TM_SID_REPLACE,
+	TM_SID_DEL,
+};
+
+struct tm_sid_req {
+	uint8_t verb;		/* enum tm_sid_verb */
+	uint8_t addr[16];
+	uint8_t policy;		/* enum tm_sid_policy */
+	uint32_t threshold;	/* CONNS, BACKLOG and LOAD */
+	uint32_t hmac;		/* seg6 HMAC key id, 0: none */
+	/* the words of the policy, its threshold, the key id; -1: none */
+	int16_t w_policy, w_threshold, w_hmac;
+};
+
+/* Parse "SID ..." of a sid verb into @s. */
+int tm_sid_parse(const struct tm_words *w, enum tm_sid_verb verb,
+		 struct tm_sid_req *s);
+uint8_t tm_sid_cmd(enum tm_sid_verb verb);
+/* Add the attributes of @s to a request (see struct tm_attr_map). */
+void tm_sid_put(struct nlmsghdr *nlh, const struct tm_sid_req *s,
+		struct tm_attr_map *map);
+
 /*
  * sid.c: a SID reply as the words "sid VERB SID accept policy ...", no
  * newline ("del": the SID only), with conns-now and the counters when
@@ -399,6 +424,53 @@ void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters);
 void tm_sid_fields(const struct nlattr **tb, bool counters);
 /* A SID reply as a "sid add" line, or a JSON object with -j. */
 void tm_sid_print(const struct nlattr **tb, bool counters);
+
+/*
+ * lb.c: the words of lb service add|del and lb backend add|del, as a
+ * request.
+ */
+enum tm_lb_verb {
+	TM_LB_SERVICE_ADD,
+	TM_LB_SERVICE_DEL,
+	TM_LB_BACKEND_ADD,
+	TM_LB_BACKEND_DEL,
+};
+
+/* Keywords of lb service add, in the order a service is printed. */
+enum tm_lb_field {
+	TM_LB_K_VIP,
+	TM_LB_K_SID,
+	TM_LB_K_TCP,
+	TM_LB_K_PORT,
+	TM_LB_K_CHOICES,
+	TM_LB_K_TABLE_SIZE,
+	TM_LB_K_MAX_FLOWS,
+	TM_LB_K_IDLE_TIMEOUT,
+	TM_LB_K_FIN_TIMEOUT,
+	TM_LB_K_SYN_TIMEOUT,
+	TM_LB_K_HMAC,
+	TM_LB_K_MAX
+};
+
+struct tm_lb_req {
+	uint8_t verb;		/* enum tm_lb_verb */
+	const char *name;	/* points into the words */
+	uint8_t vip[16];
+	uint8_t sid[16];	/* the service's own, or the backend's */
+	uint32_t weight;	/* backend add; 0: the kernel's default */
+	uint32_t val[TM_LB_K_MAX];	/* port and the numbers */
+	/* word of each keyword's value (TM_LB_K_TCP: the keyword); -1 */
+	int16_t word[TM_LB_K_MAX];
+	int16_t w_weight;
+};
+
+/* Parse "NAME ..." of an lb verb into @r; the words must outlive @r. */
+int tm_lb_parse(const struct tm_words *w, enum tm_lb_verb verb,
+		struct tm_lb_req *r);
+uint8_t tm_lb_cmd(enum tm_lb_verb verb);
+/* Add the attributes of @r to a request (see struct tm_attr_map). */
+void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
+	       struct tm_attr_map *map);
 
 /*
  * lb.c: monitor's lines for the events of load-balancer services, as the
@@ -429,7 +501,28 @@ int tm_do_import(int argc, char **argv);
 int tm_do_list(int argc, char **argv);
 int tm_do_save(int argc, char **argv);
 int tm_do_flush(int argc, char **argv);
-/* tmctl -f FILE */
+/* tmctl -f FILE (-j: a JSON file) */
 int tm_do_batch(const char *path);
+
+/*
+ * json.c: a JSON file (tmctl -j -f FILE; the format of tmctl -j list
+ * ruleset, tmctl-json(5)) as the commands a text file would hold, in
+ * their order: emit() gets each one's words, the key each word comes from
+ * (NULL for none, e.g. "rule" and "add"), and the path of the object it
+ * comes from ("tables[1].rules[3]"); all of them stay valid until
+ * tm_json_free().  emit() returns nonzero for a command it found bad
+ * (reported already): the reading goes on, to report every bad object.
+ * Returns 0, or TMCTL_EPARSE when the document itself is bad (JSON syntax,
+ * "version", a member of the wrong type or unknown), reported as
+ * "FILE:LINE:COL: error: ..." or "FILE: PATH: error: ...".
+ */
+typedef int (*tm_json_emit_fn)(void *ctx, int argc, const char **argv,
+			       const char **keys, const char *path);
+
+struct tm_json;
+
+int tm_json_commands(const char *file, const char *text, size_t len,
+		     tm_json_emit_fn emit, void *ctx, struct tm_json **state);
+void tm_json_free(struct tm_json *state);
 
 #endif /* _TMCTL_H */

@@ -252,12 +252,6 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 		ret = avail < 0 ? TMCTL_EPARSE : TMCTL_EKERNEL;
 		goto out;
 	}
-	if (ops->commit_check && ops->commit_check(ops->ctx)) {
-		snprintf(op, sizeof(op), "%s: abort transaction", what);
-		tm_txn_cmd(TM_CMD_TXN_ABORT, &id, op);
-		ret = TMCTL_EKERNEL;
-		goto out;
-	}
 	if (ops->dry_run) {
 		/* Every request was checked against the copies: drop them. */
 		snprintf(op, sizeof(op), "%s: abort transaction", what);
