@@ -204,6 +204,8 @@ YNLSPECDIR ?= $(PREFIX)/share/ynl/specs
 install-tools: tools
 	install -D -m 0755 $(TMCTL) $(DESTDIR)$(SBINDIR)/tmctl
 	install -D -m 0644 tools/tmctl/tmctl.8 $(DESTDIR)$(MANDIR)/man8/tmctl.8
+	install -D -m 0644 tools/tmctl/tmctl-json.5 \
+		$(DESTDIR)$(MANDIR)/man5/tmctl-json.5
 	install -D -m 0644 tools/tmctl/tmctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/tmctl
 	install -D -m 0644 Documentation/netlink/specs/tuplemerge.yaml \

@@ -44,6 +44,7 @@ contents()
 	dpkg-deb -c "$1" | awk '{ print $6 }' | sed 's|^\./|/|'
 }
 for f in /usr/sbin/tmctl /usr/share/man/man8/tmctl.8.gz \
+	 /usr/share/man/man5/tmctl-json.5.gz \
 	 /usr/share/bash-completion/completions/tmctl \
 	 /usr/share/ynl/specs/tuplemerge.yaml; do
 	contents "$tools_deb" | grep -qx "$f"

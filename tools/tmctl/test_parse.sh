@@ -347,6 +347,334 @@ check "-f and a command" 1 "tmctl: -f FILE takes no command, got 'rule'" \
 printf 'rule add t prot\0o tcp accept\n' > nul.batch
 check "NUL byte" 1 "nul.batch:1:16: error: NUL byte" -c -f nul.batch
 
+# JSON files (tmctl -j -f, tmctl-json(5)): the format of tmctl -j list
+# ruleset, each object made into the words of its text command, parsed by
+# the text parsers.  The configuration of selftests/ruleset.sh, with every
+# key list ruleset prints; "dns" has the defaults, "bulk" the rest.
+cat > good.json <<'EOF'
+{
+	"version": 1,
+	"sids": [
+		{"sid": "fc00:1::100", "policy": "always"},
+		{"sid": "fc00:2::100", "policy": "never"},
+		{"sid": "fc00:3::100", "policy": "conns", "threshold": 8,
+		 "hmac": 7},
+		{"sid": "fc00:4::100", "policy": "backlog", "threshold": 4}
+	],
+	"services": [
+		{"name": "web", "vip": "fd00:100::1", "proto": "tcp",
+		 "port": 8080, "sid": "fd00:1b::1", "choices": 3,
+		 "table_size": 251, "max_flows": 1000, "idle_timeout": 60,
+		 "fin_timeout": 5, "syn_timeout": 2, "hmac": 9,
+		 "backends": [
+			{"sid": "fc00:1::100", "weight": 1},
+			{"sid": "fc00:2::100", "weight": 3},
+			{"sid": "fc00:3::100", "weight": 65535}
+		 ]},
+		{"name": "dns", "vip": "fd00:100::53", "sid": "fd00:1b::2",
+		 "backends": [{"sid": "fc00:4::100"}]}
+	],
+	"tables": [
+		{"name": "edge", "family": "ip6", "hook": "prerouting",
+		 "priority": -150, "policy": "drop", "engine": "tss",
+		 "collide": 8, "max_rules": 5000, "max_tuples": 100,
+		 "rules": [
+			{"table": "edge", "id": 1, "priority": 7,
+			 "family": "ip6", "dst": "fd00:100::1/128",
+			 "dport_min": 8080, "dport_max": 8080, "proto": 6,
+			 "action": "lb", "lb_service": "web"},
+			{"table": "edge", "id": 2, "priority": 0,
+			 "family": "ip6", "src": "fe80::/10",
+			 "sport_min": 1000, "sport_max": 2000, "proto": 17,
+			 "comment": "link local, with spaces", "cookie": 42,
+			 "action": "accept"},
+			{"table": "edge", "id": 3, "priority": 0,
+			 "family": "ip6", "proto": 58, "iif": "lo",
+			 "iif_index": 1, "action": "mark", "mark": 42}
+		 ]},
+		{"name": "filter", "family": "inet", "hook": "input",
+		 "priority": 0, "policy": "accept", "engine": "tuplemerge",
+		 "rules": [
+			{"table": "filter", "id": 9, "priority": 0,
+			 "family": "ip6", "proto": 6, "action": "reject",
+			 "reject": "tcp-reset"},
+			{"table": "filter", "id": 10, "priority": 0,
+			 "family": "ip", "src": "10.0.0.0/8",
+			 "dst": "192.168.1.1/32", "proto": 47,
+			 "action": "count"},
+			{"table": "filter", "id": 11, "priority": 0,
+			 "family": "inet", "dport_min": 22, "dport_max": 22,
+			 "action": "drop"},
+			{"table": "filter", "id": 12, "priority": 0,
+			 "family": "inet", "comment": "say \"hi\" and 'bye'",
+			 "action": "reject", "reject": "auto"}
+		 ]},
+		{"name": "bulk", "family": "ip", "hook": "forward",
+		 "priority": 0, "policy": "accept", "engine": "linear",
+		 "rules": [
+			{"table": "bulk", "id": 1, "priority": 0, "family": "ip",
+			 "src": "10.0.1.0/24", "dport_min": 2, "dport_max": 2,
+			 "action": "drop"},
+			{"table": "bulk", "id": 2, "priority": 0, "family": "ip",
+			 "oif": "lo", "oif_index": 1,
+			 "cookie": 18446744073709551615, "action": "mark",
+			 "mark": 4294967295, "packets": 12, "bytes": 3456}
+		 ]}
+	]
+}
+EOF
+# The same configuration as a text file: what tmctl list ruleset prints
+# (the last rule with the counters of rule list).
+cat > good-json.batch <<'EOF'
+sid add fc00:1::100 accept policy always
+sid add fc00:2::100 accept policy never
+sid add fc00:3::100 accept policy conns 8 hmac 7
+sid add fc00:4::100 accept policy backlog 4
+lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 choices 3 table-size 251 max-flows 1000 idle-timeout 60 fin-timeout 5 syn-timeout 2 hmac 9
+lb backend add web fc00:1::100 weight 1
+lb backend add web fc00:2::100 weight 3
+lb backend add web fc00:3::100 weight 65535
+lb service add dns vip fd00:100::53 sid fd00:1b::2
+lb backend add dns fc00:4::100
+table add edge family ip6 hook prerouting priority -150 policy drop engine tss collide 8 max-rules 5000 max-tuples 100
+rule add edge id 1 priority 7 dst fd00:100::1 dport 8080 proto tcp lb web
+rule add edge id 2 priority 0 src fe80::/10 sport 1000-2000 proto udp comment "link local, with spaces" cookie 42 accept
+rule add edge id 3 priority 0 family ip6 proto icmpv6 iif lo mark 0x2a
+table add filter family inet hook input priority 0 policy accept engine tuplemerge
+rule add filter id 9 priority 0 family ip6 proto tcp reject with tcp-reset
+rule add filter id 10 priority 0 src 10.0.0.0/8 dst 192.168.1.1 proto gre count
+rule add filter id 11 priority 0 family inet dport 22 drop
+rule add filter id 12 priority 0 family inet comment "say \"hi\" and 'bye'" reject
+table add bulk family ip hook forward priority 0 policy accept engine linear
+rule add bulk id 1 priority 0 src 10.0.1.0/24 dport 2 drop
+rule add bulk id 2 priority 0 family ip oif lo cookie 18446744073709551615 mark 0xffffffff packets 12 bytes 3456
+EOF
+json_parsed="parsed only, not checked by the kernel: the tuplemerge module is not loaded"
+check "JSON file, every object and key" 0 "good.json: $json_parsed" \
+	-c -j -f good.json
+check "its text form" 0 "good-json.batch: $json_parsed" \
+	-c -f good-json.batch
+# One line, as list ruleset prints it.
+tr -d '\n\t' < good.json > line.json
+check "JSON file on one line" 0 "line.json: $json_parsed" -c -j -f line.json
+check "JSON file on stdin" 0 "<stdin>: $json_parsed" -c -j -f - < good.json
+
+# words NAME FILE WANT: tmctl -c -e -j -f FILE prints the commands the
+# JSON file stands for: the same words as the text file WANT.
+words()
+{
+	local got
+
+	got=$("$TMCTL" -c -e -j -f "$2" 2>/dev/null)
+	if [ "$got" = "$(cat "$3")" ]; then
+		passed=$((passed + 1))
+		return
+	fi
+	failed=$((failed + 1))
+	echo "FAIL: $1"
+	diff <(printf '%s\n' "$got") "$3" | sed 's/^/    /'
+}
+words "JSON objects make the words of the text" good.json good-json.batch
+words "one-line JSON, the same words" line.json good-json.batch
+
+# Emission order: flush ruleset, SIDs, services, tables, whatever the
+# order of the members.
+cat > order.json <<'EOF'
+{"tables": [{"rules": [{"action": "accept", "id": 1}], "name": "t"}],
+ "services": [{"backends": [{"sid": "fc00::2"}], "sid": "fd00::2",
+	       "vip": "fd00::1", "name": "s"}],
+ "sids": [{"policy": "always", "sid": "fc00::2"}],
+ "flush_ruleset": true, "version": 1}
+EOF
+cat > order.expect <<'EOF'
+flush ruleset
+sid add fc00::2 accept policy always
+lb service add s vip fd00::1 sid fd00::2
+lb backend add s fc00::2
+table add t
+rule add t id 1 accept
+EOF
+words "emission order, flush_ruleset" order.json order.expect
+
+# What sid show -j prints reads back: the counters are read and ignored.
+cat > sidshow.json <<'EOF'
+{"sids": [{"sid": "fc00:5::100", "policy": "load", "threshold": 50,
+	   "conns": 1, "load": 20, "accepted": 3, "passed": 0, "forced": 0,
+	   "steered": 12, "unknown": 0, "malformed": 0, "reports": 7,
+	   "hmac_bad": 0, "hmac_nokey": 0}]}
+EOF
+cat > sidshow.expect <<'EOF'
+sid add fc00:5::100 accept policy load 50 conns-now 1 load-now 20 accepted 3 passed 0 forced 0 steered 12 unknown 0 malformed 0 reports 7 hmac-bad 0 hmac-nokey 0
+EOF
+words "SID counters, policy load" sidshow.json sidshow.expect
+check "SID counters parse" 0 "sidshow.json: $json_parsed" -c -j -f sidshow.json
+printf '{"flush_ruleset": false, "tables": []}' > noflush.json
+: > empty.expect
+words "flush_ruleset false" noflush.json empty.expect
+printf '{}' > empty.json
+check "empty JSON object" 0 "empty.json: $json_parsed" -c -j -f empty.json
+words "empty JSON object, no command" empty.json empty.expect
+
+# The document's errors: JSON syntax at LINE:COL (jansson's message),
+# the rest at the path of the member.
+printf '{"version": 2, "tables": 5}' > v2.json
+check "version 2" 1 \
+	"v2.json: version: error: unsupported version 2 (this tmctl reads version 1)" \
+	-c -j -f v2.json
+printf '{"version": "1"}' > vstr.json
+check "version as a string" 1 \
+	'vstr.json: version: error: unsupported version "1" (this tmctl reads version 1)' \
+	-c -j -f vstr.json
+printf '{"tables": [{"name": "t",\n  "rules": [{"id": 1, "action": "drop",}]}]}' \
+	> syntax.json
+check "JSON syntax error" 1 \
+	"syntax.json:2:40: error: string or '}' expected near '}'" \
+	-c -j -f syntax.json
+printf '{"sids": [], "sids": []}' > dup.json
+check "a member twice" 1 \
+	"dup.json:1:19: error: duplicate object key near '\"sids\"'" \
+	-c -j -f dup.json
+printf '[]' > array.json
+check "top level not an object" 1 \
+	"array.json: error: expected an object, not an array" \
+	-c -j -f array.json
+: > nothing.json
+check "empty JSON file" 1 \
+	"nothing.json:1:0: error: '[' or '{' expected near end of file" \
+	-c -j -f nothing.json
+cat > types.json <<'EOF'
+{"sids": [{"sid": "fc00::1", "policy": "conns", "threshold": "8"},
+	  {"sid": ["fc00::2"], "policy": "always"}, 7],
+ "services": {"name": "s"},
+ "tables": [{"name": "t", "priority": 1.5, "rules": [
+	{"id": 1, "comment": "a\u0000b", "action": "drop"},
+	{"id": 2, "action": "drop", "frob": 1},
+	{"id": 3, "table": "u", "action": "drop"},
+	{"id": 4, "action": "jump"},
+	{"id": 5, "dport_min": 80, "action": "drop"},
+	{"id": 6, "mark": null, "action": "mark"}]},
+	{"family": "ip", "rules": [{"action": "drop"}]}],
+ "flush_ruleset": 1, "comment": "x"}
+EOF
+cat > types.expect <<'EOF'
+types.json: comment: error: unknown member 'comment' of the top level (expected version, flush_ruleset, sids, services or tables)
+types.json: flush_ruleset: error: expected true or false, not an integer
+types.json: sids[0].threshold: error: expected an integer, not a string
+types.json: sids[1].sid: error: expected a string, not an array
+types.json: sids[2]: error: expected an object, not an integer
+types.json: services: error: expected an array, not an object
+types.json: tables[0].priority: error: expected an integer, not a number with a fraction or an exponent
+types.json: tables[0].rules[0].comment: error: a string with a NUL character (\u0000)
+types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, comment, cookie, action, reject, mark, lb_service, packets or bytes)
+types.json: tables[0].rules[2].table: error: 'u' is not the table the rule is in, 't'
+types.json: tables[0].rules[3].action: error: unknown action 'jump' (expected accept, drop, reject, mark, count or lb)
+types.json: tables[0].rules[4].dport_min: error: dport_min without dport_max (a range has both, equal for one port)
+types.json: tables[0].rules[5].mark: error: expected an integer, not null
+types.json: tables[1]: error: missing member 'name' (the table's name)
+EOF
+check "JSON members of the wrong type or unknown" 1 "$(cat types.expect)" \
+	-c -j -f types.json
+
+# Values the text parsers refuse, reported at PATH.KEY.
+cat > values.json <<'EOF'
+{"sids": [{"sid": "10.0.0.1", "policy": "always"},
+	  {"sid": "fc00::1", "policy": "conns", "hmac": 3}],
+ "services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2",
+	       "proto": "udp",
+	       "backends": [{"sid": "fc00::1", "weight": 0}]}],
+ "tables": [{"name": "t", "collide": 0, "rules": [
+	{"dport_min": 70000, "dport_max": 70000, "action": "drop"},
+	{"sport_min": 90, "sport_max": 80, "action": "drop"},
+	{"src": "10.0.0.300", "action": "accept"},
+	{"family": "ip6", "src": "10.0.0.0/8", "action": "accept"},
+	{"id": 7},
+	{"cookie": 18446744073709551616, "action": "accept"},
+	{"action": "reject", "reject": "later"},
+	{"action": "accept", "mark": 5}]}]}
+EOF
+cat > values.expect <<'EOF'
+values.json: sids[0].sid: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
+values.json: sids[1]: error: policy conns needs a number N (1..4294967295)
+values.json: services[0].proto: error: unknown service protocol 'udp' (expected tcp)
+values.json: services[0].backends[0].weight: error: bad weight '0' (expected 1..65535)
+values.json: tables[0].collide: error: bad collide '0' (expected 1..128)
+values.json: tables[0].rules[0].dport_min: error: '70000': port out of range 0..65535
+values.json: tables[0].rules[1].sport_min: error: '90-80': empty port range, 90 is above 80
+values.json: tables[0].rules[2].src: error: '10.0.0.300': not an IPv4 or IPv6 prefix
+values.json: tables[0].rules[3].src: error: '10.0.0.0/8': IPv4 prefix in a family ip6 rule
+values.json: tables[0].rules[4]: error: missing action (accept, drop, reject, mark, count or lb)
+values.json: tables[0].rules[5].cookie: error: bad cookie '18446744073709551616' (expected 0..18446744073709551615)
+values.json: tables[0].rules[6].reject: error: unknown reject type 'later' (expected tcp-reset, port-unreachable, host-unreachable or admin-prohibited)
+values.json: tables[0].rules[7].mark: error: second action 'mark', the rule already has 'accept'
+EOF
+check "JSON values refused by the text parsers" 1 "$(cat values.expect)" \
+	-c -j -f values.json
+check "JSON on stdin, an error" 1 \
+	"<stdin>: tables[0].rules[1].id: error: bad rule id '0' (expected 1..2147483647)" \
+	-c -j -f - < <(printf '{"tables": [{"name": "t", "rules": [{"action": "drop"}, {"id": 0, "action": "drop"}]}]}')
+
+# The same mistake in a text file and in a JSON file: the same message.
+# same_error NAME TEXT-LINE JSON: compare the messages after the place.
+same_error()
+{
+	local t j
+
+	printf '%s\n' "$2" > same.batch
+	printf '%s\n' "$3" > same.json
+	t=$("$TMCTL" -c -f same.batch 2>&1 | sed 's/^same\.batch:[0-9:]*: //')
+	j=$("$TMCTL" -c -j -f same.json 2>&1 | sed 's/^same\.json: [^:]*: //')
+	if [ -n "$t" ] && [ "$t" = "$j" ]; then
+		passed=$((passed + 1))
+		return
+	fi
+	failed=$((failed + 1))
+	echo "FAIL: same error: $1"
+	echo "  text: $t"
+	echo "  JSON: $j"
+}
+same_error "bad prefix" "rule add t src 10.0.0.1/8 accept" \
+	'{"tables": [{"name": "t", "rules": [{"src": "10.0.0.1/8", "action": "accept"}]}]}'
+same_error "port" "rule add t dport 65536 drop" \
+	'{"tables": [{"name": "t", "rules": [{"dport_min": 65536, "dport_max": 65536, "action": "drop"}]}]}'
+same_error "protocol" "rule add t proto 256 drop" \
+	'{"tables": [{"name": "t", "rules": [{"proto": 256, "action": "drop"}]}]}'
+same_error "mark" "rule add t mark 4294967296" \
+	'{"tables": [{"name": "t", "rules": [{"action": "mark", "mark": 4294967296}]}]}'
+same_error "family" "rule add t family inet dst 10.0.0.0/8 accept" \
+	'{"tables": [{"name": "t", "rules": [{"family": "inet", "dst": "10.0.0.0/8", "action": "accept"}]}]}'
+same_error "device" "rule add t iif nosuchdev0 accept" \
+	'{"tables": [{"name": "t", "rules": [{"iif": "nosuchdev0", "action": "accept"}]}]}'
+same_error "comment" "rule add t comment \"tab	inside\" accept" \
+	'{"tables": [{"name": "t", "rules": [{"comment": "tab\tinside", "action": "accept"}]}]}'
+same_error "table name" "table add abcdefghijklmnopqrstuvwxyz0123456" \
+	'{"tables": [{"name": "abcdefghijklmnopqrstuvwxyz0123456"}]}'
+same_error "table hook" "table add t hook ingress" \
+	'{"tables": [{"name": "t", "hook": "ingress"}]}'
+same_error "SID threshold" "sid add fc00::1 accept policy backlog 0" \
+	'{"sids": [{"sid": "fc00::1", "policy": "backlog", "threshold": 0}]}'
+same_error "service port" "lb service add web vip fd00::1 sid fd00::2 port 65536" \
+	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "port": 65536}]}'
+same_error "service name" "lb service add abcdefghijklmnopqrstuvwxyz012345 vip fd00::1 sid fd00::2" \
+	'{"services": [{"name": "abcdefghijklmnopqrstuvwxyz012345", "vip": "fd00::1", "sid": "fd00::2"}]}'
+same_error "backend weight" "lb backend add web fc00::1 weight 65536" \
+	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "backends": [{"sid": "fc00::1", "weight": 65536}]}]}'
+
+# At most 20 errors, then one line, as for text files.
+{
+	printf '{"tables": [{"name": "t", "rules": [{"id": 1, "bogus": 1}'
+	for i in $(seq 2 25); do
+		printf ', {"id": %d, "bogus": 1}' "$i"
+	done
+	printf ']}]}\n'
+} > many.json
+{
+	for i in $(seq 0 19); do
+		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, comment, cookie, action, reject, mark, lb_service, packets or bytes)\n" "$i"
+	done
+	echo "many.json: error: too many errors, stopped"
+} > many-json.expect
+check "JSON error cap" 1 "$(cat many-json.expect)" -c -j -f many.json
+
 # Command lines: errors found before any netlink traffic.
 ok "rule add, every field" rule add t id 7 priority 3 src 10.0.0.0/8 \
 	dst 192.168.0.0/16 sport 1-1023 dport 443 proto tcp iif lo \

@@ -107,6 +107,7 @@ void tm_usage(FILE *f)
 	fprintf(f,
 		"Usage: tmctl [OPTIONS] OBJECT VERB [ARGS...]\n"
 		"       tmctl [OPTIONS] -f FILE\n"
+		"       tmctl [OPTIONS] -j -f FILE   (JSON: tmctl-json(5))\n"
 		"\n"
 		"Tables:\n"
 		"  table add NAME [family ip|ip6|inet] [hook HOOK] [priority N]\n"
@@ -194,8 +195,9 @@ void tm_usage(FILE *f)
 		"                      kernel (a transaction then aborted) when\n"
 		"                      the module is loaded; the rest is parsed only\n"
 		"  -e, --echo          print the rule an add or replace made\n"
+		"                      (-c -j -f: the commands of FILE)\n"
 		"  -s, --no-counters   rule, SID and service listings without counters\n"
-		"  -j, --json          print JSON\n"
+		"  -j, --json          print JSON; with -f, read FILE as JSON\n"
 		"  -n, --netns NETNS   run in network namespace NETNS (ip netns)\n"
 		"  -v, --verbose       print summaries on stderr\n"
 		"  -V, --version       print the version\n"
