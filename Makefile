@@ -198,9 +198,16 @@ install: modules install-tools
 		modules_install
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(call release_of,$(KDIR))
 
-# tmctl, its man page and completion, and the netlink spec where the
-# kernel's ynl looks for specs (/usr/share/ynl/specs).
+# tmctl, its man page and completion, the netlink spec where the
+# kernel's ynl looks for specs (/usr/share/ynl/specs), and boot
+# persistence: tuplemerge.service (not enabled here: `systemctl enable
+# tuplemerge`), with the path of the tmctl installed, and the example
+# /etc/tuplemerge.conf.  A plain install never overwrites an existing
+# /etc/tuplemerge.conf, an administrator's; a staged one (DESTDIR, the
+# package, where it is a conffile) always holds the example.
 YNLSPECDIR ?= $(PREFIX)/share/ynl/specs
+SYSTEMDUNITDIR ?= /lib/systemd/system
+TMCONF := /etc/tuplemerge.conf
 install-tools: tools
 	install -D -m 0755 $(TMCTL) $(DESTDIR)$(SBINDIR)/tmctl
 	install -D -m 0644 tools/tmctl/tmctl.8 $(DESTDIR)$(MANDIR)/man8/tmctl.8
@@ -210,6 +217,16 @@ install-tools: tools
 		$(DESTDIR)$(BASHCOMPDIR)/tmctl
 	install -D -m 0644 Documentation/netlink/specs/tuplemerge.yaml \
 		$(DESTDIR)$(YNLSPECDIR)/tuplemerge.yaml
+	mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed 's|/usr/sbin/tmctl|$(SBINDIR)/tmctl|g' tools/systemd/tuplemerge.service \
+		>$(DESTDIR)$(SYSTEMDUNITDIR)/tuplemerge.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/tuplemerge.service
+	@if [ -z "$(DESTDIR)" ] && [ -e $(TMCONF) ]; then \
+		echo "install-tools: $(TMCONF) exists, left as it is"; \
+	else \
+		echo "install -D -m 0644 tools/systemd/tuplemerge.conf $(DESTDIR)$(TMCONF)"; \
+		install -D -m 0644 tools/systemd/tuplemerge.conf $(DESTDIR)$(TMCONF); \
+	fi
 
 # DKMS rebuilds the module for every kernel installed later.  DKMS_KVER
 # picks the kernel (default: the running one, as dkms does).

@@ -4,9 +4,11 @@
 # tools/deb-check.sh DEBDIR VERSION KDIR...: check the packages `make deb`
 # built in DEBDIR: one version everywhere (debian/changelog, dkms.conf,
 # the packages, tmctl -V, the module's modinfo), lintian without errors,
-# the files each package must hold, and a DKMS build of the packaged
-# module source for each kernel header tree KDIR, in a private DKMS tree
-# (nothing is installed on the machine).
+# the files each package must hold, tuplemerge.service (systemd-analyze
+# verify clean, neither enabled nor started by the maintainer scripts) and
+# /etc/tuplemerge.conf (a conffile that the packaged tmctl parses), and a
+# DKMS build of the packaged module source for each kernel header tree
+# KDIR, in a private DKMS tree (nothing is installed on the machine).
 
 set -u
 debdir=$1 version=$2
@@ -46,7 +48,8 @@ contents()
 for f in /usr/sbin/tmctl /usr/share/man/man8/tmctl.8.gz \
 	 /usr/share/man/man5/tmctl-json.5.gz \
 	 /usr/share/bash-completion/completions/tmctl \
-	 /usr/share/ynl/specs/tuplemerge.yaml; do
+	 /usr/share/ynl/specs/tuplemerge.yaml \
+	 /lib/systemd/system/tuplemerge.service /etc/tuplemerge.conf; do
 	contents "$tools_deb" | grep -qx "$f"
 	check $? "tuplemerge-tools lacks $f"
 done
@@ -60,12 +63,44 @@ dpkg-deb -f "$dkms_deb" Depends | grep -q dkms
 check $? "tuplemerge-dkms does not depend on dkms"
 dpkg-deb -I "$dkms_deb" postinst 2>/dev/null | grep -q dkms
 check $? "tuplemerge-dkms has no dkms postinst"
+dpkg-deb -I "$tools_deb" conffiles 2>/dev/null | grep -qx /etc/tuplemerge.conf
+check $? "/etc/tuplemerge.conf is not a conffile of tuplemerge-tools:\
+ $(dpkg-deb -I "$tools_deb" conffiles 2>&1)"
+# dh_installsystemd --no-enable --no-start --no-stop-on-upgrade: the unit
+# is registered (the "don't enable" snippet) and never started, stopped
+# or restarted (deb-systemd-invoke) by a maintainer script.
+scripts=$(for s in preinst postinst prerm postrm; do
+	dpkg-deb -I "$tools_deb" "$s" 2>/dev/null
+done)
+grep -q "deb-systemd-helper debian-installed 'tuplemerge.service'" \
+	<<<"$scripts" && ! grep -q deb-systemd-invoke <<<"$scripts"
+check $? "tuplemerge-tools' maintainer scripts enable or start\
+ tuplemerge.service, or do not register it"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dpkg-deb -x "$tools_deb" "$tmp/tools"
 [ "$("$tmp/tools/usr/sbin/tmctl" -V)" = "tmctl $version" ]
 check $? "packaged tmctl -V says '$("$tmp/tools/usr/sbin/tmctl" -V)'"
+
+# The packaged unit, verified in the extracted package as its root, so
+# that its commands (/usr/sbin/tmctl) are the package's; man finds
+# tmctl(8) of Documentation= there too.  Unknown keys and bad values are
+# only warnings for systemd-analyze (exit 0): clean means no output
+# either.
+out=$(MANPATH=$tmp/tools/usr/share/man systemd-analyze verify \
+	--root="$tmp/tools" tuplemerge.service 2>&1) && [ -z "$out" ]
+check $? "systemd-analyze verify tuplemerge.service: $out"
+
+# The packaged example configuration parses with the packaged tmctl.  In
+# a network namespace of its own when possible: with the module loaded,
+# -c checks the file in the kernel against that (empty) namespace, never
+# against the machine's configuration.
+netns=()
+unshare -rn true 2>/dev/null && netns=(unshare -rn)
+out=$("${netns[@]}" "$tmp/tools/usr/sbin/tmctl" -c \
+	-f "$tmp/tools/etc/tuplemerge.conf" 2>&1)
+check $? "packaged tmctl -c -f /etc/tuplemerge.conf: $out"
 
 # DKMS builds the packaged source, as its postinst would, for each kernel.
 dpkg-deb -x "$dkms_deb" "$tmp/dkms"

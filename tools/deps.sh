@@ -33,7 +33,7 @@ pkgs=(
 	dkms kmod cpio busybox-static qemu-system-x86
 	iproute2 iputils-ping nftables iptables socat python3 python3-yaml
 	ethtool gnuplot-nox
-	debhelper dh-dkms dpkg-dev fakeroot lintian systemd
+	debhelper dh-dkms dpkg-dev fakeroot lintian systemd man-db
 )
 
 missing()
