@@ -6,12 +6,12 @@
 # commands make the same configuration again.
 #
 #   ns1: tables "edge" (ip6, prerouting, every parameter), "filter" (inet)
-#        and "bulk" (ip, forward, RULESET_RULES rules); SIDs with each
-#        policy, two services with backends; no traffic
+#        and "bulk" (ip, forward, RULESET_RULES rules, 100000 by default);
+#        SIDs with four policies, two services with backends; no traffic
 #
-# The listing is restored here with one tmctl per SID and service line and
-# the tables with their rules through one batch file (SIDs and services
-# are not part of transactions yet).
+# The listing is restored as it is by one tmctl -f (SIDs, services,
+# tables and rules in one transaction), and the JSON listing by one
+# tmctl -j -f; either way the same text and the same JSON list back.
 # tmctl -c -f checks files in the kernel without changing anything.
 
 source "$(dirname "$0")/lib.sh"
@@ -20,7 +20,7 @@ require_root
 require_cmd ip python3
 require_module
 
-: "${RULESET_RULES:=20000}"
+: "${RULESET_RULES:=100000}"
 
 ns1=''
 setup_ns ns1 || exit "$ksft_fail"
@@ -54,8 +54,8 @@ make_config()
 	tm table add edge family ip6 hook prerouting priority -150 \
 		policy drop engine tss collide 8 max-rules 5000 \
 		max-tuples 100 &&
-	tm table add filter family inet &&
-	tm table add bulk family ip hook forward engine linear &&
+	tm table add filter family inet engine linear &&
+	tm table add bulk family ip hook forward &&
 	tm rule add edge id 1 priority 7 dst fd00:100::1/128 proto tcp \
 		dport 8080 lb web &&
 	tm rule add edge id 2 src fe80::/10 sport 1000-2000 proto udp \
@@ -73,19 +73,10 @@ make_config()
 	tm -f "$TMP/bulk"
 }
 
-# Apply a listing: SIDs and services one command each, the tables and
-# rules as one batch.
+# Apply a listing: one file, one transaction.
 restore()
 {
-	local line
-
-	grep -E '^(table|rule) ' "$1" >"$TMP/rules"
-	# A file, not <(...): the guest has no /dev/fd.
-	grep -vE '^(table|rule) ' "$1" >"$TMP/objects"
-	while IFS= read -r line; do
-		eval "tm $line" || return 1
-	done <"$TMP/objects"
-	tm -f "$TMP/rules"
+	tm -f "$1"
 }
 
 count()
@@ -97,8 +88,10 @@ test_list()
 {
 	local want=$((6 + RULESET_RULES))
 
+	LAP=$SECONDS
 	tm list ruleset >"$TMP/a"
 	check_err $? "list ruleset failed"
+	lap "list ruleset, $RULESET_RULES rules"
 	expect_eq "sid lines" "$(count sid "$TMP/a")" 4
 	expect_eq "service lines" "$(count 'lb service' "$TMP/a")" 2
 	expect_eq "backend lines" "$(count 'lb backend' "$TMP/a")" 4
@@ -132,8 +125,10 @@ test_list()
 
 test_json()
 {
+	LAP=$SECONDS
 	tm -j list ruleset >"$TMP/a.json"
 	check_err $? "-j list ruleset failed"
+	lap "-j list ruleset"
 	python3 - "$TMP/a.json" "$RULESET_RULES" <<'EOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -166,8 +161,10 @@ test_flush_restore()
 	tm list ruleset >"$TMP/empty"
 	expect_eq "listing after flush ruleset" "$(wc -c <"$TMP/empty")" 0
 	expect_eq "tables after flush ruleset" "$(tm stats | head -1 | cut -d' ' -f2)" 0
+	LAP=$SECONDS
 	restore "$TMP/a"
 	check_err $? "restoring the listing failed"
+	lap "tmctl -f of the listing"
 	tm list ruleset >"$TMP/b"
 	cmp -s "$TMP/a" "$TMP/b"
 	check_err $? "listing after restore differs: $(diff "$TMP/a" "$TMP/b" | head -5)"
@@ -177,6 +174,34 @@ test_flush_restore()
 	tm list ruleset >/dev/null
 	expect_eq "generation after a listing" "$(tm stats | head -1)" "$gen"
 	log_test "flush ruleset empties; the listing restores the same state"
+}
+
+test_json_restore()
+{
+	tm flush ruleset
+	check_err $? "flush ruleset failed"
+	LAP=$SECONDS
+	tm -j -f "$TMP/a.json"
+	check_err $? "restoring the JSON listing failed"
+	lap "tmctl -j -f of the JSON listing"
+	tm list ruleset | cmp -s - "$TMP/a"
+	check_err $? "text listing after the JSON restore differs: $(tm list ruleset | diff - "$TMP/a" | head -5)"
+	tm -j list ruleset | cmp -s - "$TMP/a.json"
+	check_err $? "JSON listing after the JSON restore differs"
+	# The commands the JSON stands for are the text listing's.
+	tm -c -e -j -f "$TMP/a.json" | cmp -s - "$TMP/a"
+	check_err $? "-c -e -j -f differs from the text listing: $(tm -c -e -j -f "$TMP/a.json" | diff - "$TMP/a" | head -5)"
+	# A controller's replacement: flush_ruleset, from standard input.
+	LAP=$SECONDS
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["flush_ruleset"] = True
+json.dump(d, sys.stdout)' "$TMP/a.json" | tm -j -f -
+	check_err $? "a replacement with flush_ruleset from stdin failed"
+	lap "tmctl -j -f - with flush_ruleset over the same configuration"
+	tm list ruleset | cmp -s - "$TMP/a"
+	check_err $? "listing after the replacement differs"
+	log_test "-j -f of the JSON listing restores the same state"
 }
 
 # tmctl -c -f with the module: the kernel checks every line in a
@@ -225,13 +250,23 @@ test_errors()
 	log_test "list, save and flush refuse bad arguments"
 }
 
+# The seconds since the last lap, for the log: the steps' costs at scale.
+LAP=$SECONDS
+lap()
+{
+	log_info "$1: $((SECONDS - LAP)) s"
+	LAP=$SECONDS
+}
+
 log_info "tmctl: $TMCTL ($("$TMCTL" -V))"
 make_config
 check_err $? "building the configuration failed"
+lap "the configuration, commands and a file of $RULESET_RULES rules"
 log_test "a configuration with every kind of object"
 test_list
 test_json
 test_flush_restore
+test_json_restore
 test_check_file
 test_errors
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Tables in transactions: a batch file creates, deletes and replaces whole
-# tables (flush ruleset included) in one step, while packets flow.
+# tables (flush ruleset included), with SIDs and load-balancer services,
+# in one step, while packets flow.
 #
 #   ns1 (veth1 10.0.1.1) ---- (veth2 10.0.1.2) ns2: tables, and an nft
 #                                              chain after them that
@@ -79,12 +80,19 @@ flood_stop()
 	FLOOD=
 }
 
-# The configuration "fw" with rules 1..N (rule 1 drops UDP port 9), as a
-# file that first flushes the whole ruleset; $2 a last line to add.
+# The configuration "fw" with rules 1..N (rule 1 drops UDP port 9), a
+# SID, a service and a table naming it, as a file that first flushes the
+# whole ruleset; $2 a last line to add.
 fw_file()
 {
 	{
 		echo "flush ruleset"
+		echo "sid add fc00:9::1 accept policy conns 4"
+		echo "lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 80"
+		echo "lb backend add web fc00:1::100"
+		echo "lb backend add web fc00:2::100 weight 2"
+		echo "table add lbt family ip6 hook prerouting"
+		echo "rule add lbt id 1 dst fd00:100::1/128 proto tcp dport 80 lb web"
 		echo "table add fw family ip hook input"
 		echo "rule add fw id 1 proto udp dport 9 drop"
 		awk -v n="$TXN_RULES" 'BEGIN {
@@ -166,7 +174,7 @@ test_replace_atomic()
 		"$(leaked)" 0
 	tm list ruleset | cmp -s - "$TMP/before"
 	check_err $? "the new ruleset lists differently: $(tm list ruleset | diff - "$TMP/before" | head -3)"
-	expect_eq "tables" "$(tm table list | wc -l)" 2
+	expect_eq "tables" "$(tm table list | wc -l)" 3
 	# The replacement is a new table: its counters started at zero.
 	[ "$(rule1_packets)" -gt 0 ]
 	check_err $? "the new table does not classify (rule 1 has no packets)"
@@ -198,7 +206,7 @@ fail_last()
 	expect_eq "$kind: generation" "$(gen)" "$g"
 	expect_eq "$kind: datagrams through during the failed load" \
 		"$(leaked)" 0
-	expect_eq "$kind: tables (none left behind)" "$(tm stats | head -1 | cut -d' ' -f2)" 2
+	expect_eq "$kind: tables (none left behind)" "$(tm stats | head -1 | cut -d' ' -f2)" 3
 }
 
 test_fail_last()
@@ -207,6 +215,12 @@ test_fail_last()
 	fail_last "existing table" "table add other"
 	fail_last "unknown table" "table del nosuch"
 	fail_last "rule of an unknown table" "rule add gone id 1 drop"
+	fail_last "SID bound twice" "sid add fc00:9::1 accept policy always"
+	fail_last "unknown SID" "sid del fc00:8::1"
+	fail_last "service VIP taken" \
+		"lb service add web2 vip fd00:100::1 sid fd00:1b::2 tcp port 80"
+	fail_last "unknown backend" "lb backend del web fc00:7::100"
+	fail_last "service in use" "lb service del web"
 	log_test "a file failing at its last line changes nothing, traffic sees the old tables"
 }
 
@@ -325,27 +339,26 @@ test_check_and_refusals()
 	tm list ruleset | cmp -s - "$TMP/before"
 	check_err $? "-c -f changed the listing"
 	expect_eq "generation after -c -f" "$(gen)" "$g"
-	printf 'table add x\nsid add fc00::1 accept policy always\n' >"$TMP/sid"
+	printf 'table add x\nsid load fc00:9::1 3\n' >"$TMP/sid"
 	out=$(tm -f "$TMP/sid" 2>&1)
 	rc=$?
-	expect_eq "exit for a sid line" "$rc" 1
-	[[ "$out" == *"sid:2:1: error: 'sid' in a file"* ]]
-	check_err $? "sid line refused: $out"
-	tm sid add fc00::1 accept policy always
-	printf 'flush ruleset\ntable add x\n' >"$TMP/flush"
-	out=$(tm -f "$TMP/flush" 2>&1)
-	rc=$?
-	expect_eq "exit for flush ruleset with a SID" "$rc" 2
-	[[ "$out" == *"flush:1:1: error: flush ruleset in a file cannot remove the 1 SIDs"* ]]
-	check_err $? "flush ruleset with a SID: $out"
-	tm sid del fc00::1
+	expect_eq "exit for a sid load line" "$rc" 1
+	[[ "$out" == *"sid:2:5: error: 'load' in a file"* ]]
+	check_err $? "sid load line refused: $out"
 	tm list ruleset | cmp -s - "$TMP/before"
-	check_err $? "the refused files changed the listing"
+	check_err $? "the refused file changed the listing"
+	printf 'flush ruleset\ntable add x\n' >"$TMP/flush"
+	tm -f "$TMP/flush"
+	check_err $? "flush ruleset in a file with SIDs and services"
+	expect_eq "listing after flush ruleset and one table" \
+		"$(tm list ruleset | cut -d' ' -f1-3)" "table add x"
+	tm -f "$TMP/fw"
+	check_err $? "fw again"
 	printf 'table flush fw\n' >"$TMP/tflush"
 	tm -f "$TMP/tflush"
 	check_err $? "table flush in a file"
 	expect_eq "fw's rules after table flush" "$(tm rule list fw | wc -l)" 0
-	log_test "-c -f with tables; sid lines and flush ruleset over SIDs refused"
+	log_test "-c -f; state lines refused; flush ruleset in a file takes everything"
 }
 
 setup
