@@ -181,19 +181,15 @@ tfw list ruleset >"$TMP/fw.before"
 echo "(fw: $(wc -l <"$TMP/fw.before") lines)"
 run head -4 "$TMP/fw.before"
 
-step "flushed, then restored from the listing"
+step "saved as /etc/tuplemerge.conf would be, flushed, restored in one transaction"
 for ns in "$fw" "$lb"; do
 	"$TMCTL" -n "$ns" list ruleset >"$TMP/$ns.before"
+	{ echo "flush ruleset"; cat "$TMP/$ns.before"; } >"$TMP/$ns.conf"
 	run "$TMCTL" -n "$ns" flush ruleset
 	must "$ns empty after flush" [ -z "$("$TMCTL" -n "$ns" list ruleset)" ]
-	# Objects one command each, the rules in one transaction.
-	grep -v '^rule ' "$TMP/$ns.before" | while IFS= read -r line; do
-		eval "\"\$TMCTL\" -n \"\$ns\" $line"
-	done
-	grep '^rule ' "$TMP/$ns.before" >"$TMP/$ns.rules"
 	start=$(date +%s%N)
-	"$TMCTL" -n "$ns" -f "$TMP/$ns.rules"
-	echo "$ns: $(wc -l <"$TMP/$ns.rules") rules restored in $(( ($(date +%s%N) - start) / 1000000 )) ms"
+	"$TMCTL" -n "$ns" -f "$TMP/$ns.conf"
+	echo "$ns: $(wc -l <"$TMP/$ns.conf") lines restored by one tmctl -f in $(( ($(date +%s%N) - start) / 1000000 )) ms"
 	"$TMCTL" -n "$ns" list ruleset >"$TMP/$ns.after"
 	run cmp "$TMP/$ns.before" "$TMP/$ns.after"
 	must "$ns restored identical" cmp -s "$TMP/$ns.before" "$TMP/$ns.after"
@@ -202,6 +198,19 @@ echo "(both listings identical after the restore)"
 out=$(connect)
 echo "a new connection after the restore: served by ${out%%$'\n'*}"
 must "the restored load balancer serves" answered "$out"
+
+step "loaded again while it serves (systemctl reload): the same service, its flows and counters kept"
+hunts()
+{
+	tm_lb -j lb service show web |
+		sed -n 's/.*"hunts":\([0-9]*\).*/\1/p'
+}
+before=$(hunts)
+echo "web: $(tm_lb lb flows show web | wc -l) flows, $before hunts"
+run tm_lb -f "$TMP/$lb.conf"
+echo "web: $(tm_lb lb flows show web | wc -l) flows, $(hunts) hunts"
+must "the reload kept the service (its hunts counter)" \
+	[ "${before:-none}" = "$(hunts)" ]
 
 step "errors say what is wrong"
 run tfw table add acl
