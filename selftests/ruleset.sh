@@ -193,10 +193,7 @@ test_json_restore()
 	check_err $? "-c -e -j -f differs from the text listing: $(tm -c -e -j -f "$TMP/a.json" | diff - "$TMP/a" | head -5)"
 	# A controller's replacement: flush_ruleset, from standard input.
 	LAP=$SECONDS
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-d["flush_ruleset"] = True
-json.dump(d, sys.stdout)' "$TMP/a.json" | tm -j -f -
+	sed '1s/^{/{"flush_ruleset": true, /' "$TMP/a.json" | tm -j -f -
 	check_err $? "a replacement with flush_ruleset from stdin failed"
 	lap "tmctl -j -f - with flush_ruleset over the same configuration"
 	tm list ruleset | cmp -s - "$TMP/a"
