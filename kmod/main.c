@@ -8,7 +8,9 @@
 #include <linux/module.h>
 #include <net/genetlink.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
 
 static int __init tm_init(void)
 {

@@ -12,7 +12,8 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
 
 static unsigned int tm_net_id __read_mostly;
 
@@ -84,8 +85,9 @@ void tm_netns_exit(void)
  * The packet path allocates in softirq (flows of a service or a SID), where
  * no task can be charged.  Such memory is charged to the memory cgroup of
  * the task that created the object the packet path allocates for, taken
- * here with a reference that tm_memcg_put() drops.  NULL without memory
- * cgroups.
+ * here with a reference that tm_memcg_put() drops.
+ *
+ * Return: the memory cgroup, or NULL without memory cgroups.
  */
 struct mem_cgroup *tm_memcg_owner(void)
 {
@@ -105,6 +107,8 @@ void tm_memcg_put(struct mem_cgroup *memcg)
  * Never dips into the atomic reserves and fails, instead of going over the
  * limit, once @memcg is at its memory.max: GFP_ATOMIC would force the charge
  * (__GFP_HIGH), letting a user pin kernel memory beyond its cgroup.
+ *
+ * Return: the memory, or NULL.
  */
 void *tm_zalloc_charged(size_t size, struct mem_cgroup *memcg)
 {

@@ -49,7 +49,9 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
 
 /*
  * A new transaction of socket @portid, past the namespace's limit: the

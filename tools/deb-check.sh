@@ -55,6 +55,7 @@ for f in /usr/sbin/tmctl /usr/share/man/man8/tmctl.8.gz \
 done
 src=/usr/src/tuplemerge-$version
 for f in dkms.conf Makefile Kbuild kmod/Kbuild kmod/main.c kmod/core/tm_cls.c \
+	 kmod/srv6/srv6.h kmod/netlink/genl.c kmod/classifier/rule.c \
 	 include/uapi/linux/tuplemerge.h; do
 	contents "$dkms_deb" | grep -qx "$src/$f"
 	check $? "tuplemerge-dkms lacks $src/$f"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tests of the load balancer's Maglev table (kmod/core/tm_maglev.c), under
+ * Tests of the load balancer's Maglev table (kmod/srv6/tm_maglev.c), under
  * ASan and UBSan: every row lists distinct valid candidates; each column is
  * balanced (equal weights within one row, weights in proportion); the table
  * depends on the backends, not on their order; a backend removed or added

@@ -35,7 +35,8 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "classifier/classifier.h"
 
 #define TM_CNT_CHUNK	126
 #define TM_CNT_HASH_BITS	6

@@ -42,8 +42,10 @@
 #include <linux/slab.h>
 #include <net/ipv6.h>
 
-#include "tm.h"
-#include "core/tm_maglev.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
+#include "srv6/tm_maglev.h"
 
 /* Fixed: load balancers must agree on the rows of a flow and a table. */
 #define TM_LB_HASH_SEED		0x53524c42

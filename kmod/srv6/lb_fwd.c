@@ -59,8 +59,8 @@
 #include <net/ipv6.h>
 #include <uapi/linux/seg6.h>
 
-#include "tm.h"
-#include "core/tm_maglev.h"
+#include "netns.h"
+#include "srv6/tm_maglev.h"
 
 /*
  * The input route of @skb were its destination @daddr, as

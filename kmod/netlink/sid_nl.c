@@ -11,7 +11,9 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
 
 static const u8 tm_sidc_attr[TM_SIDC_MAX] = {
 	[TM_SIDC_ACCEPTED] = TM_A_SID_ACCEPTED,

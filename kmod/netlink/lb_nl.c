@@ -13,8 +13,10 @@
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "tm.h"
-#include "core/tm_maglev.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
+#include "srv6/tm_maglev.h"
 
 static const u8 tm_lbc_attr[TM_LBC_MAX] = {
 	[TM_LBC_HUNTS] = TM_A_LB_HUNTS,

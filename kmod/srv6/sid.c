@@ -38,7 +38,9 @@
 #include <net/lwtunnel.h>
 #include <net/tcp.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
 
 #define TM_SFLOW_IDLE_TIMEOUT	(60 * HZ)
 #define TM_SFLOW_CLOSE_TIMEOUT	(2 * HZ)

@@ -31,7 +31,7 @@
 #include <net/seg6_hmac.h>
 #include <uapi/linux/seg6.h>
 
-#include "tm.h"
+#include "netns.h"
 
 /* Make skb->data the IPv6 header (hooks may see it past it or before). */
 static void tm_srh_at_network(struct sk_buff *skb)

@@ -17,7 +17,8 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
 
 static const u8 tm_fam_af[2] = { TM_AF_INET, TM_AF_INET6 };
 

@@ -58,7 +58,7 @@
 #include <uapi/linux/lwtunnel.h>
 #include <uapi/linux/seg6.h>
 
-#include "tm.h"
+#include "netns.h"
 
 /*
  * The accept queue of the VIP's listener is shorter than @threshold.

@@ -1,63 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rule, lookup, counter and transaction commands of the "tuplemerge"
- * family: attribute parsing with an extack message for every refusal, the
- * rule message format (replies, dumps, events), and the choice between a
- * table's own rules and a transaction's copy.  The policies and the ops
- * table are in genl.c; the operations themselves in rule.c and txn.c.
+ * The rule, lookup and counter commands of the "tuplemerge" family:
+ * attribute parsing with an extack message for every refusal, the rule
+ * message format (replies, dumps, events), and the choice between a
+ * table's own rules and a transaction's copy.  The operations themselves
+ * are in classifier/rule.c and txn.c.
  */
 #include <net/genetlink.h>
 #include <net/netlink.h>
 #include <net/sock.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
 
 static void tm_ext_msg(struct netlink_ext_ack *extack, const char *msg)
 {
 	/* @msg: a string literal from the core (tm_rule_check()). */
 	if (extack)
 		extack->_msg = msg;
-}
-
-/*
- * The open transaction TM_A_TXN_ID of @info's socket, NULL when the request
- * names none, or an error (set in @info's extack).
- */
-struct tm_txn *tm_nl_txn(struct tm_net *tn, struct genl_info *info)
-{
-	struct tm_txn *txn;
-
-	if (!info->attrs[TM_A_TXN_ID])
-		return NULL;
-	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
-			  info->snd_portid, false, info->extack);
-	if (!IS_ERR(txn) && txn->ops >= TM_TXN_MAX_OPS) {
-		NL_SET_ERR_MSG(info->extack,
-			       "Transaction too large: at most 4194304 requests");
-		return ERR_PTR(-E2BIG);
-	}
-	return txn;
-}
-
-/* The table TM_A_TABLE_NAME, as the request's transaction (if any) sees it. */
-struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info)
-{
-	const char *name = tm_get_name(info);
-	struct tm_table *t;
-	struct tm_txn *txn;
-
-	if (!name)
-		return ERR_PTR(-EINVAL);
-	txn = tm_nl_txn(tn, info);
-	if (IS_ERR(txn))
-		return ERR_CAST(txn);
-	t = tm_table_find_txn(tn, name, txn);
-	if (!t) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],
-				    "No table with this name");
-		return ERR_PTR(-ENOENT);
-	}
-	return t;
 }
 
 static u8 tm_table_fams(const struct tm_table *t)
@@ -869,75 +830,4 @@ int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info)
 out:
 	mutex_unlock(&tn->lock);
 	return err;
-}
-
-int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info)
-{
-	struct tm_net *tn = tm_net(genl_info_net(info));
-	struct sk_buff *msg;
-	void *hdr;
-	u32 id;
-	int err;
-
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
-	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
-				TM_CMD_TXN_BEGIN);
-	err = hdr ? 0 : -EMSGSIZE;
-	mutex_lock(&tn->lock);
-	if (!err)
-		err = tm_txn_begin(tn, info->snd_portid, &id, info->extack);
-	if (!err && (nla_put_u32(msg, TM_A_TXN_ID, id) ||
-		     tm_put_generation(msg, tn->generation))) {
-		tm_txn_abort(genl_info_net(info), tn,
-			     tm_txn_find(tn, id, info->snd_portid, true, NULL));
-		err = -EMSGSIZE;
-	}
-	mutex_unlock(&tn->lock);
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-static int tm_nl_txn_end(struct genl_info *info, bool commit)
-{
-	struct net *net = genl_info_net(info);
-	struct tm_net *tn = tm_net(net);
-	struct tm_txn *txn;
-	int err = 0;
-
-	if (GENL_REQ_ATTR_CHECK(info, TM_A_TXN_ID))
-		return -EINVAL;
-	mutex_lock(&tn->lock);
-	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
-			  info->snd_portid, true, info->extack);
-	if (IS_ERR(txn)) {
-		err = PTR_ERR(txn);
-	} else if (commit && txn->stale) {
-		/* A spoilt transaction ends with the error that says so. */
-		NL_SET_ERR_MSG(info->extack,
-			       "What the transaction changes was changed outside it: nothing committed, run it again");
-		tm_txn_abort(net, tn, txn);
-		err = -EBUSY;
-	} else if (commit) {
-		err = tm_txn_commit(net, tn, txn, info->extack);
-	} else {
-		tm_txn_abort(net, tn, txn);
-	}
-	mutex_unlock(&tn->lock);
-	return err;
-}
-
-int tm_nl_txn_commit(struct sk_buff *skb, struct genl_info *info)
-{
-	return tm_nl_txn_end(info, true);
-}
-
-int tm_nl_txn_abort(struct sk_buff *skb, struct genl_info *info)
-{
-	return tm_nl_txn_end(info, false);
 }

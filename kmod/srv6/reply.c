@@ -33,7 +33,7 @@
 #include <net/ipv6.h>
 #include <uapi/linux/seg6.h>
 
-#include "tm.h"
+#include "netns.h"
 
 #define TM_REPORT_SEGS		3
 #define TM_REPORT_SRHLEN	(sizeof(struct ipv6_sr_hdr) + \

@@ -10,7 +10,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "txn.h"
+#include "netlink/genl.h"
 
 static struct kmem_cache *tm_table_cache __read_mostly;
 

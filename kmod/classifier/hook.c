@@ -27,7 +27,8 @@
 #include <net/netfilter/ipv4/nf_reject.h>
 #include <net/netfilter/ipv6/nf_reject.h>
 
-#include "tm.h"
+#include "netns.h"
+#include "classifier/classifier.h"
 
 static bool tm_has_ports(u8 proto)
 {

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The classifier's kernel side: tables (table.c) attached to netfilter
+ * hooks (hook.c), their rules (rule.c) and the rules' counters
+ * (counters.c).  A table looks packets up in a classifier of the core
+ * (core/tm_cls.h) published under RCU; the writer's view of the same rules
+ * is its struct tm_ruleset, or a transaction's copy of it (txn.h).
+ *
+ * A rule is a struct tm_krule (id, action, counters, comment, cookie) plus
+ * one classifier rule per address family it covers, whose opaque action is
+ * the tm_krule pointer.  The classifier's rule id of user rule N is
+ * N << 1 | (family == IPv6), so that an IPv4+IPv6 ("inet") rule is two
+ * classifier rules and ties between equal priorities still go to the lower
+ * user id.  A transaction's copy shares the tm_krules of the rules it does
+ * not change; a tm_krule is freed an RCU grace period after the last
+ * published classifier holding it is replaced.
+ *
+ * Locking: tables and rules change under tm_net.lock; the hooks read the
+ * published classifier under RCU; counters are per CPU.
+ */
+#ifndef _TM_CLASSIFIER_H
+#define _TM_CLASSIFIER_H
+
+#include <linux/list.h>
+#include <linux/netfilter.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/types.h>
+#include <linux/u64_stats_sync.h>
+#include <uapi/linux/tuplemerge.h>
+
+#include "core/tm_cls.h"
+
+struct net;
+struct netlink_ext_ack;
+struct tm_lb_svc;
+struct tm_net;
+struct tm_shadow;
+struct tm_txn;
+
+/* Per-CPU counters of a rule. */
+struct tm_pcnt {
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct tm_cnt - the counters of a rule, shared by the two versions of a
+ * rule replaced with its counters kept (counters.c)
+ * @ref: holders (struct tm_krule)
+ * @slot: index in its chunk
+ * @pc: per-CPU counts, only ever added to
+ * @base_packets: packets at the last reset, subtracted on read
+ * @base_bytes: bytes at the last reset, subtracted on read
+ */
+struct tm_cnt {
+	refcount_t ref;
+	u32 slot;
+	struct tm_pcnt __percpu *pc;
+	u64 base_packets;
+	u64 base_bytes;
+};
+
+/* Families a rule covers (struct tm_krule.fams). */
+#define TM_FAMS_V4	0x1
+#define TM_FAMS_V6	0x2
+
+/**
+ * struct tm_krule - what the module keeps of a rule besides its match fields
+ * @rcu: deferred free
+ * @txn_node: entry in a transaction's created or dead list
+ * @cnt: counters
+ * @comment: NUL-terminated, or NULL; allocated with the tm_krule
+ * @cookie: the caller's
+ * @id: user id, 1..TM_RULE_ID_MAX
+ * @mark: TM_ACT_MARK value
+ * @action: enum tm_action
+ * @reject: enum tm_reject
+ * @svc: TM_ACT_LB service, holding a reference
+ * @fams: TM_FAMS_*
+ * @txn_new: created by an open transaction, never published
+ */
+struct tm_krule {
+	struct rcu_head rcu;
+	struct list_head txn_node;
+	struct tm_cnt *cnt;
+	char *comment;
+	u64 cookie;
+	u32 id;
+	u32 mark;
+	struct tm_lb_svc *svc;
+	u8 action;
+	u8 reject;
+	u8 fams;
+	u8 txn_new;
+};
+
+/* A rule as userspace describes it (TM_CMD_RULE_NEW, TM_CMD_RULE_SET). */
+struct tm_rule_cfg {
+	struct tm_rule r;	/* match fields; family of the first fams */
+	u32 id;			/* 0: assign one */
+	u8 fams;
+	u8 action;
+	u8 reject;
+	bool reset_counters;
+	u32 mark;
+	struct tm_lb_svc *svc;	/* TM_ACT_LB, resolved under tm_net.lock */
+	u64 cookie;
+	const char *comment;	/* NULL: none */
+};
+
+/**
+ * struct tm_ruleset - the rules of a table, or a transaction's copy of them
+ * @cls: the classifier holding them
+ * @nrules: user rules
+ * @max_id: highest id ever used, for assigned ids
+ */
+struct tm_ruleset {
+	struct tm_cls *cls;
+	u32 nrules;
+	u32 max_id;
+};
+
+/* What userspace asks of a new table (TM_CMD_TABLE_NEW). */
+struct tm_table_cfg {
+	const char *name;
+	u8 family;		/* enum tm_family */
+	u8 hook;		/* enum tm_hook */
+	u8 policy;		/* enum tm_policy */
+	u8 engine;		/* enum tm_engine_type */
+	u8 collide;		/* TupleMerge collision limit */
+	s32 priority;		/* netfilter hook priority */
+	u32 max_rules;
+	u32 max_tuples;
+};
+
+/* Per-CPU lookup statistics of a table. */
+struct tm_tstats {
+	u64_stats_t lookups;
+	u64_stats_t matches;
+	u64_stats_t probes;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct tm_table - a classification table
+ * @list: entry in tm_net.tables
+ * @rcu: deferred free once no reader can see the table
+ * @cls: the classifier the hooks look up; @rules.cls, published
+ * @rules: the rules, writer side
+ * @stats: lookup statistics
+ * @shadow: the copy of @rules an open transaction is changing, or NULL
+ * @txn_new: the open transaction creating the table: nobody else sees it,
+ *	and its hooks let every packet through, until the commit
+ * @txn_del: the open transaction deleting the table at its commit
+ * @txn_node: entry in @txn_new's or @txn_del's list of tables
+ * @live: packets are classified (else accepted: not yet, or no longer)
+ * @ops: netfilter hooks, one per address family (IPv4, IPv6)
+ * @nops: hooks in use: 2 for TM_FAMILY_INET, else 1
+ * @handle: stable identifier, unique in the namespace
+ * @family: enum tm_family
+ * @hook: enum tm_hook
+ * @policy: enum tm_policy, the verdict when no rule matches
+ * @engine: enum tm_engine_type
+ * @collide: TupleMerge collision limit
+ * @priority: netfilter hook priority
+ * @max_rules: rules it may hold, at most
+ * @max_tuples: hash tables its classifier may have, at most
+ * @name: NUL-terminated name, unique in the namespace
+ */
+struct tm_table {
+	struct list_head list;
+	struct rcu_head rcu;
+	struct tm_cls __rcu *cls;
+	struct tm_ruleset rules;
+	struct tm_tstats __percpu *stats;
+	struct tm_shadow *shadow;
+	struct tm_txn *txn_new;
+	struct tm_txn *txn_del;
+	struct list_head txn_node;
+	bool live;
+	struct nf_hook_ops ops[2];
+	u8 nops;
+	u32 handle;
+	u8 family;
+	u8 hook;
+	u8 policy;
+	u8 engine;
+	u8 collide;
+	s32 priority;
+	u32 max_rules;
+	u32 max_tuples;
+	char name[TM_NAME_MAX];
+};
+
+/* table.c */
+int tm_table_init(void);
+void tm_table_exit(void);
+struct tm_table *tm_table_find_txn(struct tm_net *tn, const char *name,
+				   const struct tm_txn *txn);
+struct tm_table *tm_table_find(struct tm_net *tn, const char *name);
+bool tm_table_visible(const struct tm_table *t, const struct tm_txn *txn);
+u32 tm_tables_visible(struct tm_net *tn);
+bool tm_tables_use_svc(struct tm_net *tn, const struct tm_lb_svc *svc,
+		       const struct tm_txn *txn);
+int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
+		 struct tm_txn *txn, struct netlink_ext_ack *extack);
+int tm_table_del(struct net *net, struct tm_table *t, struct tm_txn *txn,
+		 struct netlink_ext_ack *extack);
+int tm_tables_del_all(struct net *net, struct tm_txn *txn, bool dry,
+		      struct netlink_ext_ack *extack);
+void tm_table_txn_switch(struct tm_txn *txn);
+void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
+		      bool committed);
+void tm_table_flush(struct net *net, struct tm_net *tn);
+u32 tm_table_rules(const struct tm_table *t);
+void tm_table_changed(struct tm_net *tn, struct tm_table *t);
+
+/* rule.c: rule operations on a table's rules or a transaction's copy */
+void tm_rule_exit(void);
+u32 tm_rule_cls_id(u32 id, u8 family);
+struct tm_krule *tm_rule_find(const struct tm_ruleset *rs, u32 id,
+			      const struct tm_rule **r);
+int tm_rule_add(struct tm_table *t, struct tm_ruleset *rs,
+		struct tm_shadow *sh, struct tm_rule_cfg *cfg,
+		struct netlink_ext_ack *extack);
+int tm_rule_replace(struct tm_table *t, struct tm_ruleset *rs,
+		    struct tm_shadow *sh, const struct tm_rule_cfg *cfg,
+		    struct netlink_ext_ack *extack);
+int tm_rule_del(struct tm_table *t, struct tm_ruleset *rs,
+		struct tm_shadow *sh, u32 id, struct netlink_ext_ack *extack);
+int tm_rules_for_each(const struct tm_ruleset *rs,
+		      int (*fn)(struct tm_krule *kr, const struct tm_rule *r,
+				void *arg), void *arg);
+int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n);
+struct tm_cls *tm_rules_cls_new(const struct tm_table *t);
+int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
+		  const struct tm_ruleset *src);
+int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
+		   struct tm_shadow *sh);
+void tm_rules_release(struct tm_ruleset *rs);
+void tm_krule_free(struct tm_krule *kr);
+
+/* counters.c */
+struct tm_cnt *tm_cnt_new(void);
+void tm_cnt_get(struct tm_cnt *c);
+void tm_cnt_put(struct tm_cnt *c);
+void tm_cnt_read(const struct tm_cnt *c, u64 *packets, u64 *bytes);
+void tm_cnt_reset(struct tm_cnt *c);
+void tm_cnt_exit(void);
+
+/* hook.c */
+int tm_hook_register(struct net *net, struct tm_table *t);
+void tm_hook_unregister(struct net *net, struct tm_table *t);
+
+#endif /* _TM_CLASSIFIER_H */

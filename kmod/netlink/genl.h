@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The generic netlink family "tuplemerge" (include/uapi/linux/tuplemerge.h,
+ * Documentation/netlink/specs/tuplemerge.yaml).  genl.c defines the family:
+ * its commands, their policies and the events group; each kind of object
+ * has its commands and its events in a file of its own: table_nl.c,
+ * rule_nl.c, txn_nl.c, sid_nl.c, lb_nl.c.  Handlers take tm_net.lock
+ * around what they do; the events are sent under it, so that listeners
+ * see them in generation order.
+ */
+#ifndef _TM_GENL_H
+#define _TM_GENL_H
+
+#include <net/genetlink.h>
+
+struct tm_lb_backend;
+struct tm_lb_svc;
+struct tm_net;
+struct tm_sid;
+struct tm_table;
+struct tm_txn;
+
+/* genl.c: the family, its events group */
+extern struct genl_family tm_genl_family;
+int __init tm_genl_init(void);
+void tm_genl_exit(void);
+bool tm_genl_listening(struct net *net);
+void tm_genl_multicast(struct net *net, struct sk_buff *skb);
+int tm_put_generation(struct sk_buff *skb, u64 generation);
+
+/* table_nl.c: the table commands and the namespace's statistics */
+const char *tm_get_name(struct genl_info *info);
+struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info);
+int tm_nl_stats_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_table_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb);
+void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
+			  u64 generation);
+
+/* rule_nl.c: the rule, lookup and counter commands */
+int tm_nl_rule_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_set(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_rule_dump_start(struct netlink_callback *cb);
+int tm_nl_rule_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_rule_dump_done(struct netlink_callback *cb);
+int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info);
+void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
+			 u64 generation);
+
+/* txn_nl.c: the transaction commands */
+struct tm_txn *tm_nl_txn(struct tm_net *tn, struct genl_info *info);
+int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_txn_commit(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_txn_abort(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_flush(struct sk_buff *skb, struct genl_info *info);
+
+/* sid_nl.c: the SID commands */
+int tm_nl_sid_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_set(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_sid_dump(struct sk_buff *skb, struct netlink_callback *cb);
+void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
+		   u64 generation);
+
+/* lb_nl.c: the load-balancer commands */
+int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_service_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_service_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_lb_backend_new(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_backend_del(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info);
+void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
+		  const struct tm_lb_backend *b, u8 cmd, u64 generation);
+
+#endif /* _TM_GENL_H */
