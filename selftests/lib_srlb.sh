@@ -1,20 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Helpers of the SRv6 load-balancing selftests (srlb_*.sh, bench/*.sh),
-# sourced after lib.sh.  The test defines:
+# Helpers of the SRv6 load-balancing selftests (srlb_*.sh, pkt_fuzz.sh,
+# bench/synflood.sh, exp/srlb_exp.sh), sourced after lib.sh.  The
+# addresses are those of srlb_lb.sh: VIP fd00:100::1 and LB_SID fd00:1b::1
+# are set here (a test may change them), server I's SID is sid_of I.
+# setup_srlb N makes the namespaces client, lb and srv1 to srvN (SRV[1] to
+# SRV[N]) and the network between them; a test that makes its own
+# namespaces defines
 #	client		the client's namespace
 #	lb		the load balancer's namespace (lb_topology, tm_lb, lbc)
-#	SRV		the servers' namespaces, indexes 1 to 2 or 3
-#	VIP, PORT	the service the client connects to
+#	SRV		the servers' namespaces, indexes 1 to N
+# The test defines
+#	PORT		the port of the VIP the client connects to
 #	PORTS		the ports every server listens on (the VIP's)
 #	TMP		a scratch directory
+#	setup		for srlb_start: the topology, SIDs, services
 # and may define CLIENT (the client's address, default fd00:c::2; set it
-# for srlb_report) and test_cleanup (run by cleanup first).  The helpers keep LISTENERS (the
-# servers' socat), LONG_PID and LONG_FD (long-lived connections: the
-# client's socat, the fifo feeding it).
-# shellcheck disable=SC2154 # client, lb, SRV, VIP, PORT, PORTS, TMP: the test's
+# for srlb_report) and test_cleanup (run by cleanup first).  The helpers
+# keep LISTENERS (the servers' socat), LONG_PID and LONG_FD (long-lived
+# connections: the client's socat, the fifo feeding it).
+# shellcheck disable=SC2154 # PORT, PORTS, TMP: the test's
 
+VIP=fd00:100::1
+# shellcheck disable=SC2034 # the tests'
+LB_SID=fd00:1b::1
+client='' lb=''
+SRV=()
 LISTENERS=()
 LONG_PID=()
 LONG_FD=()
@@ -73,23 +85,29 @@ flow_of()
 	tm_lb lb flows show "$1" 2>/dev/null | grep " cport $2 "
 }
 
-# lb_topology [PREFIX...]: the network of srlb_lb.sh (drawn there): the
-# client (CLIENT, default fd00:c::2/64) on veth0 to lb's vc fd00:c::1/64;
-# lb forwards, and reaches server i (every index of SRV) on vi fd00:i::1/64
-# by its veth0 fd00:i::2/64, with a route to fc00:i::/64 by it.  Every
-# server holds the VIP on lo, routes by lb, forwards, and has the End
-# route of its SID (sid_of I).  Each PREFIX becomes a blackhole route on lb.
-# shellcheck disable=SC2120 # PREFIX... is optional
+# lb_topology [-s NAME=VALUE]... [PREFIX...]: the network of srlb_lb.sh
+# (drawn there): the client (CLIENT, default fd00:c::2/64) on veth0 to lb's
+# vc fd00:c::1/64; lb forwards, and reaches server i (every index of SRV)
+# on vi fd00:i::1/64 by its veth0 fd00:i::2/64, with a route to
+# fc00:i::/64 by it.  Every server holds the VIP on lo, routes by lb,
+# forwards, and has the End route of its SID (sid_of I).  Every namespace
+# gets the sysctl settings NAME=VALUE; each PREFIX becomes a blackhole
+# route on lb.
 lb_topology()
 {
-	local i ns prefix
+	local i ns prefix sysctls=()
 
+	while [ "${1:-}" = -s ]; do
+		sysctls+=("$2")
+		shift 2
+	done
 	# No DAD, for the link-local addresses either: a router whose
 	# link-local address is tentative sends no neighbour solicitation
 	# for the packets it forwards.
 	for ns in "${NS_LIST[@]}"; do
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
+			net.ipv6.conf.default.accept_dad=0 "${sysctls[@]}" ||
+			return 1
 	done
 	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
 		ip -n "$client" addr add "${CLIENT:-fd00:c::2}/64" dev veth0 \
@@ -116,6 +134,42 @@ lb_topology()
 			ip -n "$ns" -6 route add "$(sid_of "$i")/128" \
 				encap seg6local action End dev veth0 || return 1
 	done
+}
+
+# setup_srlb [-s NAME=VALUE]... N [PREFIX...]: the namespaces client, lb
+# and srv1 to srvN (also SRV[1] to SRV[N]), and the network of srlb_lb.sh
+# between them: lb_topology, given the -s settings and the PREFIXes.  No
+# SID is bound.
+setup_srlb()
+{
+	local opts=() i n v
+
+	while [ "${1:-}" = -s ]; do
+		opts+=(-s "$2")
+		shift 2
+	done
+	n=$1
+	shift
+	setup_ns client lb || return 1
+	SRV=()
+	for ((i = 1; i <= n; i++)); do
+		setup_ns "srv$i" || return 1
+		v=srv$i
+		SRV[i]=${!v}
+	done
+	lb_topology "${opts[@]}" "$@"
+}
+
+# srlb_start: the test's setup, then the servers' listeners (PORTS),
+# started and listening; the test ends (ksft_fail) when either fails.
+srlb_start()
+{
+	setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
+	start_listeners
+	wait_ready || {
+		echo "FAIL: addresses or listeners not ready"
+		exit "$ksft_fail"
+	}
 }
 
 # srlb_report NS LBSID SPORT CPORT SERVER [ARGS...]: from NS, a

@@ -50,14 +50,9 @@ FUZZ_TIME=${FUZZ_TIME:-45}
 seed=${FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 [[ $FUZZ_TIME =~ ^[0-9]+$ ]] || { echo "FUZZ_TIME: not a number"; exit 1; }
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 PORT=8080
 PORTS=("$PORT")
 
-client='' lb='' srv1='' srv2='' srv3=''
-setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 TMP=$(mktemp -d)
 
 lookups()
@@ -74,7 +69,7 @@ setup()
 {
 	local i
 
-	lb_topology &&
+	setup_srlb 3 &&
 		ip -n "$client" addr add 10.9.0.2/24 dev veth0 &&
 		ip -n "$lb" addr add 10.9.0.1/24 dev vc &&
 		ip netns exec "$lb" sysctl -qw net.ipv4.ip_forward=1 || return 1
@@ -112,7 +107,7 @@ setup()
 send_known_bad()
 {
 	ip netns exec "$client" python3 - fd00:c::2 "$(sid_of 1)" "$VIP" \
-		"$LB_SID" "$(sid_of 3)" fd00:1::2 "$srv1" <<'EOF'
+		"$LB_SID" "$(sid_of 3)" fd00:1::2 "${SRV[1]}" <<'EOF'
 import ctypes
 import os
 import socket
@@ -153,9 +148,7 @@ for p in reports:
 EOF
 }
 
-setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 out=$(connect "$PORT")
 [[ $out == s[123]$'\n'hello ]]
@@ -180,8 +173,8 @@ hunts1=$(lbc web hunts)
 ip netns exec "$client" python3 "$TM_TOP/selftests/pkt_fuzz.py" \
 	--seed "$seed" --time "$FUZZ_TIME" --log "$log" \
 	--port "client=$client:veth0:$(mac_of "$lb" vc)" \
-	--port "server=$srv1:veth0:$(mac_of "$lb" v1)" \
-	--port "direct=$lb:v1:$(mac_of "$srv1" veth0)" \
+	--port "server=${SRV[1]}:veth0:$(mac_of "$lb" v1)" \
+	--port "direct=$lb:v1:$(mac_of "${SRV[1]}" veth0)" \
 	--addr vip="$VIP" --addr lbsid="$LB_SID" \
 	--addr s1="$(sid_of 1)" --addr s2="$(sid_of 2)" \
 	--addr s3="$(sid_of 3)" --addr client=fd00:c::2 \

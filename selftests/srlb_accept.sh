@@ -35,6 +35,9 @@
 # socat listening on [fd00:100::1]:8080 that answers with its name ("s1"),
 # then echoes what it reads.
 #
+# The router is the namespace lb of lib_srlb.sh's setup_srlb, with no load
+# balancer configured.
+#
 # The client: default via fd00:c::1, and fd00:100::1/128 encap seg6 mode
 # inline, whose SRH is
 #	segments[4] fc00:1::100	s1, the first destination (segments left 4)
@@ -54,15 +57,8 @@ require_root
 require_cmd ip socat python3 timeout ss
 require_module
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 PORT=8080
 PORTS=("$PORT")
-
-client='' router='' srv1='' srv2='' srv3=''
-setup_ns client router srv1 srv2 srv3 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
-lb=$router	# the namespace lb_topology puts in the middle
 
 TMP=$(mktemp -d)
 
@@ -70,20 +66,12 @@ TMP=$(mktemp -d)
 # is WANT, polled for up to 10 s (a counter may lag its packets a little).
 expect_counter()
 {
-	local i=$1 name=$2 want=$3 end=$((SECONDS + 10)) got
-
-	while :; do
-		got=$(sidc "$i" "$name")
-		[ "$got" = "$want" ] && break
-		[ "$SECONDS" -lt "$end" ] || break
-		sleep 0.2
-	done
-	expect_eq "s$i $name" "$got" "$want"
+	poll_eq "s$1 $2" "$3" sidc "$1" "$2"
 }
 
 setup()
 {
-	lb_topology &&
+	setup_srlb 3 &&
 		ip -n "$client" -6 route add "$VIP/128" encap seg6 mode inline \
 			segs "$(sid_of 1),$(sid_of 2),$(sid_of 3),$LB_SID" \
 			via fd00:c::1 dev veth0
@@ -108,9 +96,9 @@ expect_conns()
 }
 
 # send_crafted: from the client, one TCP SYN to s1's SID with each SRH
-# below, all from one python3 (a raw IPv6 socket of protocol IPPROTO_RAW
-# implies IPV6_HDRINCL: the IPv6 header is ours).  The TCP checksum is
-# valid, over the final destination (segments[0], the VIP).
+# below (tag 0), all from one python3, built by srlb_pkt.py's packet().
+# The TCP checksum is valid, over the final destination (segments[0], the
+# VIP).
 #  1. segments left 7, last entry 4: beyond the segment list	malformed
 #  2. header length 248 bytes, 108 in the packet after the IPv6 header
 #								malformed
@@ -124,55 +112,35 @@ expect_conns()
 MALFORMED_SENT=4
 send_crafted()
 {
-	ip netns exec "$client" python3 - fd00:c::2 "$(sid_of 1)" "$VIP" \
-		"$LB_SID" "$(sid_of 3)" "$(sid_of 2)" "$PORT" <<'EOF'
+	ip netns exec "$client" python3 - "$(dirname "$0")" fd00:c::2 \
+		"$(sid_of 1)" "$VIP" "$LB_SID" "$(sid_of 3)" "$(sid_of 2)" \
+		"$PORT" <<'EOF'
 import socket
-import struct
 import sys
 
+sys.path.insert(0, sys.argv[1])
+from srlb_pkt import FLAGS, addr, packet  # noqa: E402
 
-def addr(a):
-    return socket.inet_pton(socket.AF_INET6, a)
-
-
-src, sid, vip, lb, s3, s2 = (addr(a) for a in sys.argv[1:7])
-port = int(sys.argv[7])
+src, sid, vip, lb, s3, s2 = (addr(a) for a in sys.argv[2:8])
+port = int(sys.argv[8])
 
 
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-
-
-def syn(sport):
-    tcp = struct.pack("!HHIIBBHHH", sport, port, 1000, 0, 5 << 4, 0x02,
-                      65535, 0, 0)
-    c = csum(src + vip + struct.pack("!IxxxB", len(tcp), 6) + tcp)
-    return tcp[:16] + struct.pack("!H", c) + tcp[18:]
-
-
-def packet(sport, hdrlen, left, last, segs):
-    srh = struct.pack("!BBBBBBH", 6, hdrlen, 4, left, last, 0, 0)
-    payload = srh + b"".join(segs) + syn(sport)
-    return (struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) +
-            src + sid + payload)
+def syn(sport, segs, **bad):
+    """bad: the SRH's hdrlen or left (segments left), if malformed."""
+    return packet(src, sid, segs, 0, sport, port, FLAGS["S"], 1000, 0, **bad)
 
 
 segs = [vip, lb, s3, s2, sid]
 pkts = [
-    packet(40001, 10, 7, 4, segs),
-    packet(40002, 30, 4, 4, segs),
-    packet(40003, 4, 4, 4, segs),
-    packet(40004, 4, 1, 1, [vip, sid]),
-    packet(40005, 34, 16, 16, [vip, lb] + [s3] * 14 + [sid]),
+    syn(40001, segs, left=7),
+    syn(40002, segs, hdrlen=30),
+    syn(40003, segs, hdrlen=4),
+    syn(40004, [vip, sid]),
+    syn(40005, [vip, lb] + [s3] * 14 + [sid]),
 ]
 s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
 for p in pkts:
-    s.sendto(p, (sys.argv[2], 0))
+    s.sendto(p, (sys.argv[3], 0))
 EOF
 }
 
@@ -309,9 +277,7 @@ test_del()
 	log_test "sid del: End alone passes connections by every server"
 }
 
-setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 test_always
 test_never

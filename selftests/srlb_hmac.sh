@@ -35,8 +35,6 @@ require_root
 require_cmd ip socat python3 timeout ss nft
 require_module
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 LB_SID2=fd00:1b::2
 PORT=8080
 PORT2=8081
@@ -44,10 +42,6 @@ PORTS=("$PORT" "$PORT2")
 CLIENT=fd00:c::2
 KEY=1
 SECRET=tm-hmac-secret
-
-client='' lb='' srv1='' srv2='' srv3=''
-setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
 
@@ -75,7 +69,7 @@ setup()
 {
 	local i
 
-	lb_topology || return 1
+	setup_srlb 3 || return 1
 	for i in 1 2 3; do
 		ip netns exec "${SRV[i]}" nft -f - <<EOF || return 1
 table inet hm {
@@ -87,8 +81,8 @@ table inet hm {
 }
 EOF
 	done
-	hmac_key "$lb" "$SECRET" && hmac_key "$srv1" "$SECRET" &&
-		hmac_key "$srv2" "$SECRET" || return 1
+	hmac_key "$lb" "$SECRET" && hmac_key "${SRV[1]}" "$SECRET" &&
+		hmac_key "${SRV[2]}" "$SECRET" || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
 			port "$PORT" choices 2 hmac "$KEY" &&
@@ -165,10 +159,10 @@ test_forged_report()
 	bad=$(lbc web hmac-bad)
 	refused=$(lbc web refused)
 	# Naming its own server: taken without HMAC (the flow closing).
-	srlb_report "$srv3" "$LB_SID" "$PORT" "$p" "$(sid_of "${srv#s}")" \
-		--flags R
+	srlb_report "${SRV[3]}" "$LB_SID" "$PORT" "$p" \
+		"$(sid_of "${srv#s}")" --flags R
 	check_err $? "forged report (no HMAC) not sent"
-	srlb_report "$srv3" "$LB_SID" "$PORT" "$p" "$(sid_of "$other")" \
+	srlb_report "${SRV[3]}" "$LB_SID" "$PORT" "$p" "$(sid_of "$other")" \
 		--flags R --hmac "$KEY:not-the-secret"
 	check_err $? "forged report (wrong HMAC) not sent"
 	poll_eq "web hmac-bad after 2 forged reports" $((bad + 2)) \
@@ -193,10 +187,10 @@ test_forged_hunt()
 	conns=$(sidc 1 conns-now)
 	pkt_args=(--src "$CLIENT" --sid "$(sid_of 1)" --vip "$VIP" \
 		--lb "$LB_SID" --port "$PORT" --sport 43001 --flags S)
-	ip netns exec "$srv3" python3 "$(dirname "$0")/srlb_pkt.py" send \
+	ip netns exec "${SRV[3]}" python3 "$(dirname "$0")/srlb_pkt.py" send \
 		"${pkt_args[@]}"
 	check_err $? "forged SYN (no HMAC) not sent"
-	ip netns exec "$srv3" python3 "$(dirname "$0")/srlb_pkt.py" send \
+	ip netns exec "${SRV[3]}" python3 "$(dirname "$0")/srlb_pkt.py" send \
 		"${pkt_args[@]}" --hmac "$KEY:not-the-secret"
 	check_err $? "forged SYN (wrong HMAC) not sent"
 	poll_eq "s1 hmac-bad after 2 forged SYNs" $((bad + 2)) sidc 1 hmac-bad
@@ -234,9 +228,7 @@ test_mismatch()
 	log_test "hmac: mismatched or missing keys fail, counted"
 }
 
-setup || { echo "FAIL: setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 test_good
 test_plain

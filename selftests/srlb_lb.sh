@@ -47,16 +47,10 @@ require_root
 require_cmd ip socat python3 timeout ss
 require_module
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 LB_SID2=fd00:1b::2
 PORT=8080
 PORT2=8081
 PORTS=("$PORT" "$PORT2")
-
-client='' lb='' srv1='' srv2='' srv3=''
-setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
 
@@ -94,7 +88,7 @@ lb_config()
 
 setup()
 {
-	lb_topology &&
+	setup_srlb 3 &&
 		tm_lb table add lbt family ip6 hook prerouting &&
 		lb_config
 }
@@ -451,9 +445,7 @@ test_errors()
 	log_test "configuration errors refused with their reason"
 }
 
-setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 test_always
 test_never

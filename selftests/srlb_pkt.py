@@ -63,9 +63,11 @@ SR6_TLV_HMAC = 5
 TAG_REPORT = 0x5204
 
 
-def srh(src, segs, tag, key):
+def srh(src, segs, tag, key, hdrlen=None, left=None):
     """An SRH of segments segs (wire order, segments left at the last),
-    TCP next, with an HMAC TLV when key is (KEYID, SECRET or None)."""
+    TCP next, with an HMAC TLV when key is (KEYID, SECRET or None).  A
+    malformed one with hdrlen or left: that header length (in 8 bytes,
+    the first not counted) or segments left instead of the right ones."""
     n = len(segs)
     flags, tlv = 0, b""
     if key:
@@ -77,19 +79,23 @@ def srh(src, segs, tag, key):
                     b"".join(segs))
             mac = hmac.new(secret, text, hashlib.sha256).digest()
         tlv = struct.pack("!BBHI", SR6_TLV_HMAC, 38, 0, keyid) + mac
-    hdrlen = (8 + 16 * n + len(tlv)) // 8 - 1
-    return (struct.pack("!BBBBBBH", 6, hdrlen, 4, n - 1, n - 1, flags, tag) +
+    if hdrlen is None:
+        hdrlen = (8 + 16 * n + len(tlv)) // 8 - 1
+    if left is None:
+        left = n - 1
+    return (struct.pack("!BBBBBBH", 6, hdrlen, 4, left, n - 1, flags, tag) +
             b"".join(segs) + tlv)
 
 
-def packet(src, dst, segs, tag, sport, dport, flags, seq, ack, key=None):
-    """IPv6 from src to dst, the SRH, TCP with its checksum over the final
-    destination segs[0]."""
+def packet(src, dst, segs, tag, sport, dport, flags, seq, ack, key=None,
+           hdrlen=None, left=None):
+    """IPv6 from src to dst, the SRH (srh()), TCP with its checksum over
+    the final destination segs[0]."""
     tcp = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, 5 << 4, flags,
                       65535, 0, 0)
     c = csum(src + segs[0] + struct.pack("!IxxxB", len(tcp), 6) + tcp)
     tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
-    payload = srh(src, segs, tag, key) + tcp
+    payload = srh(src, segs, tag, key, hdrlen, left) + tcp
     return (struct.pack("!IHBB", 6 << 28, len(payload), 43, 64) +
             src + dst + payload)
 

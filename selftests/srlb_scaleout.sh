@@ -38,7 +38,6 @@ require_root
 require_cmd ip socat timeout ss
 require_module
 
-VIP=fd00:100::1
 PORT=8080
 PORTS=("$PORT")
 
@@ -197,9 +196,7 @@ test_move()
 	log_test "a live connection moves from lb$from to lb$to, $s keeps it"
 }
 
-setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 test_split
 test_move

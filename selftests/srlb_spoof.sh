@@ -35,8 +35,6 @@ require_root
 require_cmd ip socat python3 timeout ss
 require_module
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 LB_SID3=fd00:1b::3
 PORT=8080
 PORT3=8083
@@ -46,15 +44,11 @@ P1=41001
 P2=41002
 P3=41003
 
-client='' lb='' srv1='' srv2='' srv3=''
-setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
-
 TMP=$(mktemp -d)
 
 setup()
 {
-	lb_topology fc00:7::/64 fc00:8::/64 || return 1
+	setup_srlb 3 fc00:7::/64 fc00:8::/64 || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
 			port "$PORT" choices 2 &&
@@ -161,9 +155,7 @@ test_good()
 	log_test "good connections served, learned, none refused"
 }
 
-setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 if [ -z "$(tm_lb lb service show web | number_after refused)" ]; then
 	# 808c634: no such counter; the checks below still judge the rest.

@@ -33,8 +33,6 @@ require_root
 require_cmd ip socat python3 timeout ss nft
 require_module
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 SID=fc00:1::100
 ATTACKER=fd00:ac::1
 PORT=8080

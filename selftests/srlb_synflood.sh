@@ -33,8 +33,6 @@ require_root
 require_cmd ip socat python3 timeout ss
 require_module
 
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 LB_SID2=fd00:1b::2
 LB_SID3=fd00:1b::3
 PORT=8080
@@ -42,10 +40,6 @@ PORT2=8082
 PORT3=8083
 PORTS=("$PORT" "$PORT2" "$PORT3")
 PARAM=/sys/module/tuplemerge/parameters/lb_max_flows
-
-client='' lb='' srv1='' srv2='' srv3=''
-setup_ns client lb srv1 srv2 srv3 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2" [3]="$srv3")
 
 TMP=$(mktemp -d)
 MAX0=$(cat "$PARAM" 2>/dev/null)
@@ -64,7 +58,7 @@ steered_cport()
 
 setup()
 {
-	lb_topology fd00:dead::/64 &&
+	setup_srlb 3 fd00:dead::/64 &&
 		policies add always always always || return 1
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
@@ -103,15 +97,6 @@ for i in range(n):
     pkt = struct.pack("!IHBB", 6 << 28, len(tcp), 6, 64) + src + vip + tcp
     s.sendto(pkt, (sys.argv[1], 0))
 EOF
-}
-
-# connect_from CPORT [PORT]: one connection from the client's port CPORT;
-# prints the server's name or nothing.
-connect_from()
-{
-	printf 'hello\n' | ip netns exec "$client" timeout 20 \
-		socat -t 10 - "TCP6:[$VIP]:${2:-$PORT},sourceport=$1" \
-		2>/dev/null | head -n 1
 }
 
 test_established()
@@ -246,9 +231,7 @@ test_memcg()
 	log_test "memory cgroup: flows charged to the service's creator, bounded by memory.max"
 }
 
-setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-start_listeners
-wait_ready || { echo "FAIL: addresses or listeners not ready"; exit "$ksft_fail"; }
+srlb_start
 
 test_established
 test_good_during_flood

@@ -29,20 +29,15 @@ require_module
 DURATION=${DURATION:-10}
 FLOOD_PPS=${FLOOD_PPS:-2000}
 MAX_FLOWS=${MAX_FLOWS:-1000}
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 PORT=8080
 
-client='' lb='' srv1='' srv2=''
-setup_ns client lb srv1 srv2 || exit "$ksft_fail"
-SRV=([1]="$srv1" [2]="$srv2")
 TMP=$(mktemp -d)
 
 setup()
 {
 	local i
 
-	lb_topology fd00:dead::/64 &&
+	setup_srlb 2 fd00:dead::/64 &&
 		policies add always always || return 1
 	for i in "${!SRV[@]}"; do
 		ip netns exec "${SRV[i]}" python3 -c '
