@@ -8,7 +8,8 @@
 #
 #	selftests/vm/run.sh -P -k RELEASE -m KO exp/srlb_exp.sh
 #
-# Topology: client -- lb -- s1..sN (as in srlb_lb.sh, with SERVERS servers).
+# Topology: client -- lb -- s1..sN (lib_srlb.sh's setup_srlb, the network of
+# srlb_lb.sh with SERVERS servers; somaxconn 4096 in every namespace).
 # Each server runs httpd.py with WORKERS workers that accept() only when
 # free; a request's service time, drawn by loadgen.py, is a sleep, so the
 # emulated CPU is not what is measured.  Capacity is SERVERS * WORKERS /
@@ -31,6 +32,7 @@
 # sr4" selftests/exp/srlb_exp.sh'.
 
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib_srlb.sh"
 
 require_root
 require_cmd ip python3 timeout ss
@@ -49,70 +51,25 @@ OUT=${OUT:-${TM_RESULTS:+$TM_RESULTS/exp}}
 OUT=${OUT:-$TM_TOP/build/exp}
 HERE=$(cd "$(dirname "$0")" && pwd)
 NSRV=${SERVERS:-4}
-VIP=fd00:100::1
-LB_SID=fd00:1b::1
 PORT=80
 
 if ! [[ $NSRV =~ ^[0-9]+$ ]] || [ "$NSRV" -lt 1 ] || [ "$NSRV" -gt 16 ]; then
 	echo "srlb_exp: SERVERS must be 1..16, not '$NSRV'" >&2
 	exit "$ksft_fail"
 fi
-client='' lb=''
-SRV=()
-setup_ns client lb || exit "$ksft_fail"
-for i in $(seq 1 "$NSRV"); do
-	setup_ns "srv$i" || exit "$ksft_fail"
-	v=srv$i
-	SRV[i]=${!v}
-done
-
-cleanup()
-{
-	local ns
-
-	for ns in "${NS_LIST[@]}"; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	wait 2>/dev/null
-	cleanup_ns
-}
-
-tm_lb()
-{
-	"$TMCTL" -n "$lb" "$@"
-}
+# The scratch directory lib_srlb.sh's cleanup removes (unused here).
+TMP=$(mktemp -d)
 
 setup()
 {
-	local i ns
+	local i
 
-	for ns in "${NS_LIST[@]}"; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 \
-			net.core.somaxconn=4096 || return 1
-	done
-	ip link add veth0 netns "$client" type veth peer name vc netns "$lb" &&
-		ip -n "$client" addr add fd00:c::2/64 dev veth0 nodad &&
-		ip -n "$lb" addr add fd00:c::1/64 dev vc nodad &&
-		ip -n "$client" link set veth0 up && ip -n "$lb" link set vc up &&
-		ip netns exec "$lb" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-		ip -n "$client" -6 route add default via fd00:c::1 || return 1
-	for i in $(seq 1 "$NSRV"); do
-		ns=${SRV[i]}
-		ip link add "v$i" netns "$lb" type veth peer name veth0 netns "$ns" &&
-			ip -n "$lb" addr add "fd00:$i::1/64" dev "v$i" nodad &&
-			ip -n "$ns" addr add "fd00:$i::2/64" dev veth0 nodad &&
-			ip -n "$lb" link set "v$i" up && ip -n "$ns" link set veth0 up &&
-			ip -n "$lb" -6 route add "fc00:$i::/64" via "fd00:$i::2" &&
-			ip -n "$ns" addr add "$VIP/128" dev lo nodad &&
-			ip -n "$ns" -6 route add default via "fd00:$i::1" &&
-			ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-			ip -n "$ns" -6 route add "fc00:$i::100/128" \
-				encap seg6local action End dev veth0 &&
-			"$TMCTL" -n "$ns" sid add "fc00:$i::100" accept policy always ||
+	setup_srlb -s net.core.somaxconn=4096 "$NSRV" || return 1
+	for i in "${!SRV[@]}"; do
+		tm_srv "$i" sid add "$(sid_of "$i")" accept policy always ||
 			return 1
-		ip netns exec "$ns" python3 "$HERE/httpd.py" "$VIP" "$PORT" \
-			"$WORKERS" "s$i" >"$OUT/httpd$i.log" 2>&1 &
+		ip netns exec "${SRV[i]}" python3 "$HERE/httpd.py" "$VIP" \
+			"$PORT" "$WORKERS" "s$i" >"$OUT/httpd$i.log" 2>&1 &
 	done
 	tm_lb table add pre family ip6 hook prerouting
 }
@@ -126,8 +83,8 @@ lb_mode()
 	tm_lb lb service del web 2>/dev/null
 	tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp port "$PORT" \
 		choices "$1" || return 1
-	for i in $(seq 1 "$NSRV"); do
-		tm_lb lb backend add web "fc00:$i::100" || return 1
+	for i in "${!SRV[@]}"; do
+		tm_lb lb backend add web "$(sid_of "$i")" || return 1
 	done
 	tm_lb rule add pre id 1 dst "$VIP/128" proto tcp dport "$PORT" lb web
 }
@@ -137,9 +94,9 @@ srv_policy()
 {
 	local i
 
-	for i in $(seq 1 "$NSRV"); do
-		"$TMCTL" -n "${SRV[i]}" sid replace "fc00:$i::100" accept \
-			policy "$@" || return 1
+	for i in "${!SRV[@]}"; do
+		tm_srv "$i" sid replace "$(sid_of "$i")" accept policy "$@" ||
+			return 1
 	done
 }
 
@@ -153,11 +110,12 @@ mode()
 	esac
 }
 
-wait_ready()
+# httpd_ready: every server's httpd.py says it is ready, within 30 s.
+httpd_ready()
 {
 	local end=$((SECONDS + 30)) i
 
-	for i in $(seq 1 "$NSRV"); do
+	for i in "${!SRV[@]}"; do
 		until grep -q ready "$OUT/httpd$i.log" 2>/dev/null; do
 			[ "$SECONDS" -lt "$end" ] || return 1
 			sleep 0.2
@@ -168,7 +126,7 @@ wait_ready()
 mkdir -p "$OUT" || exit "$ksft_fail"
 : >"$OUT/results.csv"
 setup || { echo "FAIL: network setup"; exit "$ksft_fail"; }
-wait_ready || { echo "FAIL: servers not ready"; exit "$ksft_fail"; }
+httpd_ready || { echo "FAIL: servers not ready"; exit "$ksft_fail"; }
 capacity=$(awk -v n="$NSRV" -v w="$WORKERS" -v m="$MEAN" \
 	'BEGIN { print n * w * 1000 / m }')
 echo "# $NSRV servers x $WORKERS workers, mean service $MEAN ms:" \
