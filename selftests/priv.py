@@ -29,55 +29,16 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmnl  # noqa: E402
+import tmtest  # noqa: E402
+from tmtest import (FAM, NL, SPEC, check, log_test, ok,  # noqa: E402
+                    refused, req)
 
-SPEC = tmnl.load_spec()
 BYNAME, BYNUM, CMDS = SPEC
-NL = tmnl.Genl()
-FAM = NL.family_id("tuplemerge")
 CTRL_ATTR_MCAST_GROUPS = 7
 CTRL_ATTR_MCAST_GRP_NAME = 1
 CTRL_ATTR_MCAST_GRP_ID = 2
 SOL_NETLINK = 270
 NETLINK_ADD_MEMBERSHIP = 1
-failures = []
-exit_status = 0
-
-
-def check(ok, msg):
-    if not ok and not failures:
-        failures.append(msg)
-
-
-def log_test(desc):
-    global exit_status
-    if failures:
-        exit_status = 1
-        print("TEST: %-60s [FAIL]\n\t%s" % (desc, failures[0]))
-    else:
-        print("TEST: %-60s [ OK ]" % desc)
-    failures.clear()
-    sys.stdout.flush()
-
-
-def req(cmd, *args, dump=False, nl=NL):
-    flags = tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if dump else 0)
-    return tmnl.request(nl, FAM, SPEC, cmd, list(args), flags)
-
-
-def ok(desc, cmd, *args):
-    rc, out, error = req(cmd, *args)
-    check(rc == 0, "%s: %s" % (desc, error))
-    return out
-
-
-def refused(errno, text, desc, cmd, *args):
-    rc, _, error = req(cmd, *args)
-    if rc != 2:
-        check(False, "%s: accepted, want errno -%d" % (desc, errno))
-    elif not error.startswith("-%d: " % errno):
-        check(False, "%s: got '%s', want errno -%d" % (desc, error, errno))
-    elif text not in error:
-        check(False, "%s: got '%s', want '%s'" % (desc, error, text))
 
 
 def events_group():
@@ -301,7 +262,7 @@ def main():
         maglev(int(sys.argv[2]))
     elif mode == "memcg":
         memcg(int(sys.argv[2]), int(sys.argv[3]))
-    return exit_status
+    return tmtest.exit_status
 
 
 if __name__ == "__main__":

@@ -19,52 +19,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmnl  # noqa: E402
-
-SPEC = tmnl.load_spec()
-NL = tmnl.Genl()
-FAM = NL.family_id("tuplemerge")
-failures = []
-exit_status = 0
-
-
-def req(cmd, *args, dump=False):
-    flags = tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if dump else 0)
-    return tmnl.request(NL, FAM, SPEC, cmd, list(args), flags)
-
-
-def check(ok, msg):
-    if not ok and not failures:
-        failures.append(msg)
-
-
-def log_test(desc):
-    global exit_status
-    if failures:
-        exit_status = 1
-        print("TEST: %-60s [FAIL]\n\t%s" % (desc, failures[0]))
-    else:
-        print("TEST: %-60s [ OK ]" % desc)
-    failures.clear()
-    sys.stdout.flush()
-
-
-def refused(errno, text, desc, cmd, *args):
-    rc, _, error = req(cmd, *args)
-    if rc != 2:
-        check(False, "%s: accepted, want errno -%d" % (desc, errno))
-    elif not error.startswith("-%d: " % errno):
-        check(False, "%s: got '%s', want errno -%d" % (desc, error, errno))
-    elif text not in error:
-        check(False, "%s: got '%s', want '%s'" % (desc, error, text))
-
-
-def ok(desc, cmd, *args):
-    rc, _, error = req(cmd, *args)
-    check(rc == 0, "%s: %s" % (desc, error))
-
-
-def generation():
-    return req("stats-get")[1][0]["net-generation"]
+import tmtest  # noqa: E402
+from tmtest import (FAM, NL, SPEC, check, generation,  # noqa: E402
+                    log_test, ok, refused, req)
 
 
 def rules_of(table):
@@ -282,17 +239,20 @@ def in_child(fn):
     return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 
 
+def verdict(cmd, args):
+    """cmd ("NAME" or "NAME dump") with args on a new socket: 0 done, 1
+    refused with EPERM, 2 another error."""
+    rc, _, error = req(cmd.split()[0], *args, dump=cmd.endswith(" dump"),
+                       nl=tmnl.Genl())
+    return 0 if rc == 0 else 1 if error.startswith("-1: ") else 2
+
+
 def as_nobody(cmd, *args):
     def run():
         os.setgroups([])
         os.setresgid(65534, 65534, 65534)
         os.setresuid(65534, 65534, 65534)
-        rc, _, error = tmnl.request(tmnl.Genl(), FAM, SPEC, cmd, list(args),
-                                    tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if
-                                                      dump else 0))
-        return 0 if rc == 0 else 1 if error.startswith("-1: ") else 2
-    dump = cmd.endswith(" dump")
-    cmd = cmd.split()[0]
+        return verdict(cmd, args)
     return in_child(run)
 
 
@@ -301,12 +261,7 @@ def as_userns_root(cmd, *args):
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.unshare(0x10000000):  # CLONE_NEWUSER
             return 3
-        rc, _, error = tmnl.request(tmnl.Genl(), FAM, SPEC, cmd, list(args),
-                                    tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if
-                                                      dump else 0))
-        return 0 if rc == 0 else 1 if error.startswith("-1: ") else 2
-    dump = cmd.endswith(" dump")
-    cmd = cmd.split()[0]
+        return verdict(cmd, args)
     return in_child(run)
 
 
@@ -425,7 +380,7 @@ def main():
     test_dump_consistency()
     gen0, before = generation(), rules_of("t")
     test_privileges(gen0, before)
-    return exit_status
+    return tmtest.exit_status
 
 
 if __name__ == "__main__":

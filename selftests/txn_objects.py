@@ -18,61 +18,17 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tmnl  # noqa: E402
-
-SPEC = tmnl.load_spec()
-NL = tmnl.Genl()
-FAM = NL.family_id("tuplemerge")
-failures = []
-exit_status = 0
+import tmtest  # noqa: E402
+from tmtest import (check, generation, log_test, ok, refused,  # noqa: E402
+                    req)
 
 ALWAYS, NEVER, CONNS = 1, 2, 3
 ACT_LB = 5
 
 
-def req(cmd, *args, dump=False, nl=None):
-    flags = tmnl.NLM_F_ACK | (tmnl.NLM_F_DUMP if dump else 0)
-    return tmnl.request(nl or NL, FAM, SPEC, cmd, list(args), flags)
-
-
-def check(ok, msg):
-    if not ok and not failures:
-        failures.append(msg)
-
-
-def log_test(desc):
-    global exit_status
-    if failures:
-        exit_status = 1
-        print("TEST: %-60s [FAIL]\n\t%s" % (desc, failures[0]))
-    else:
-        print("TEST: %-60s [ OK ]" % desc)
-    failures.clear()
-    sys.stdout.flush()
-
-
-def refused(errno, text, desc, cmd, *args, nl=None):
-    rc, _, error = req(cmd, *args, nl=nl)
-    if rc != 2:
-        check(False, "%s: accepted, want errno -%d" % (desc, errno))
-    elif not error.startswith("-%d: " % errno):
-        check(False, "%s: got '%s', want errno -%d" % (desc, error, errno))
-    elif text not in error:
-        check(False, "%s: got '%s', want '%s'" % (desc, error, text))
-
-
-def ok(desc, cmd, *args, nl=None):
-    rc, out, error = req(cmd, *args, nl=nl)
-    check(rc == 0, "%s: %s" % (desc, error))
-    return out
-
-
 def begin(nl=None):
     out = ok("txn-begin", "txn-begin", nl=nl)
     return "txn-id=%d" % out[0]["txn-id"] if out else "txn-id=0"
-
-
-def generation():
-    return req("stats-get")[1][0]["net-generation"]
 
 
 def sid(addr):
@@ -329,4 +285,4 @@ test_service_in_use()
 test_spoil()
 test_socket_close()
 test_flush()
-sys.exit(exit_status)
+sys.exit(tmtest.exit_status)
