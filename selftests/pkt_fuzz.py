@@ -40,6 +40,8 @@ import struct
 import sys
 import time
 
+from srlb_pkt import addr as a6, csum
+
 CLONE_NEWNET = 0x40000000
 ETH_P_ALL = 0x0003
 SRLB_TAGS = (0, 0x5201, 0x5202, 0x5203, 0x5204)
@@ -47,21 +49,8 @@ NH_HBH, NH_TCP, NH_UDP, NH_IPV6, NH_ROUTING, NH_FRAG = 0, 6, 17, 41, 43, 44
 NH_ESP, NH_AH, NH_ICMP6, NH_NONE, NH_DSTOPTS, NH_IPIP = 50, 51, 58, 59, 60, 4
 
 
-def a6(s):
-    return socket.inet_pton(socket.AF_INET6, s)
-
-
 def a4(s):
     return socket.inet_pton(socket.AF_INET, s)
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 
 
 class Builder:
