@@ -102,6 +102,13 @@ require_module()
 	skip "tuplemerge module not loaded and TM_KO not set"
 }
 
+# generation NS: the generation of NS's configuration (tmctl stats).
+generation()
+{
+	"$TMCTL" -n "$1" stats | sed -n 's/.*generation \([0-9]*\).*/\1/p' |
+		head -1
+}
+
 # setup_ns VAR...: create one namespace per variable name, with a unique
 # name stored in that variable, loopback up; all removed by cleanup_ns.
 setup_ns()

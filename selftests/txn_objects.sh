@@ -39,11 +39,6 @@ tm()
 	"$TMCTL" -n "$ns2" "$@"
 }
 
-gen()
-{
-	tm stats | sed -n 's/.*generation \([0-9]*\).*/\1/p' | head -1
-}
-
 # The load balancer's configuration, $1 the service's idle timeout.
 config()
 {
@@ -129,7 +124,7 @@ test_reload_keeps()
 	check_err $? "hunts after a SYN: $h"
 	tm sid load fc00:9::1 7
 	tm list ruleset >"$TMP/before"
-	g=$(gen)
+	g=$(generation "$ns2")
 	tm -f "$TMP/conf"
 	check_err $? "loading the same file again"
 	tm list ruleset | cmp -s - "$TMP/before"
@@ -138,7 +133,7 @@ test_reload_keeps()
 	expect_eq "hunts after loading the same file" "$(hunts)" "$h"
 	tm sid show fc00:9::1 | grep -q ' load-now 7 '
 	check_err $? "the SID's load after the reload: $(tm sid show fc00:9::1)"
-	[ "$(gen)" -gt "$g" ]
+	[ "$(generation "$ns2")" -gt "$g" ]
 	check_err $? "the reload did not move the generation"
 	# Another policy for the SID: still the same binding.
 	sed -i 's/conns 4/conns 9/' "$TMP/conf"

@@ -43,11 +43,6 @@ tm()
 	"$TMCTL" -n "$ns2" "$@"
 }
 
-gen()
-{
-	tm stats | sed -n 's/.*generation \([0-9]*\).*/\1/p' | head -1
-}
-
 # Datagrams to port 9 that no table dropped, since leak_reset.
 LEAK_BASE=0
 leak_count()
@@ -190,7 +185,7 @@ fail_last()
 	fw_file "$TMP/bad" "$line"
 	last=$(wc -l <"$TMP/bad")
 	tm list ruleset >"$TMP/before"
-	g=$(gen)
+	g=$(generation "$ns2")
 	flood_start
 	sleep 1
 	leak_reset
@@ -203,7 +198,7 @@ fail_last()
 	check_err $? "$kind: the error names line $last: $out"
 	tm list ruleset | cmp -s - "$TMP/before"
 	check_err $? "$kind: the listing changed"
-	expect_eq "$kind: generation" "$(gen)" "$g"
+	expect_eq "$kind: generation" "$(generation "$ns2")" "$g"
 	expect_eq "$kind: datagrams through during the failed load" \
 		"$(leaked)" 0
 	expect_eq "$kind: tables (none left behind)" "$(tm stats | head -1 | cut -d' ' -f2)" 3
@@ -316,13 +311,14 @@ test_limit()
 	tm -f "$TMP/again"
 	check_err $? "replacing 256 tables by 256 in one file"
 	expect_eq "tables" "$(tm stats | head -1 | cut -d' ' -f2)" 256
-	g=$(gen)
+	g=$(generation "$ns2")
 	{ cat "$TMP/again"; echo "table add one-more"; } >"$TMP/toomany"
 	out=$(tm -f "$TMP/toomany" 2>&1)
 	expect_eq "exit for 257 tables" "$?" 2
 	[[ "$out" == *"toomany:258:"*"Too many tables"* ]]
 	check_err $? "the 257th table's line: $out"
-	expect_eq "generation after the refused file" "$(gen)" "$g"
+	expect_eq "generation after the refused file" \
+		"$(generation "$ns2")" "$g"
 	tm flush ruleset
 	log_test "the table limit counts what a file deletes as gone"
 }
@@ -333,12 +329,12 @@ test_check_and_refusals()
 
 	tm -f "$TMP/fw" || check_err 1 "fw"
 	tm list ruleset >"$TMP/before"
-	g=$(gen)
+	g=$(generation "$ns2")
 	tm -c -f "$TMP/fw"
 	check_err $? "-c -f of a good file with tables"
 	tm list ruleset | cmp -s - "$TMP/before"
 	check_err $? "-c -f changed the listing"
-	expect_eq "generation after -c -f" "$(gen)" "$g"
+	expect_eq "generation after -c -f" "$(generation "$ns2")" "$g"
 	printf 'table add x\nsid load fc00:9::1 3\n' >"$TMP/sid"
 	out=$(tm -f "$TMP/sid" 2>&1)
 	rc=$?
