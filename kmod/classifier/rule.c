@@ -479,7 +479,7 @@ struct tm_cls *tm_rules_cls_new(const struct tm_table *t)
 	p.engine = t->engine;
 	if (t->collide)
 		p.collide = t->collide;
-	p.max_tables = t->max_tuples;
+	p.max_tuples = t->max_tuples;
 	return tm_cls_create(&p);
 }
 

@@ -15,22 +15,22 @@ void tm_params_default(struct tm_params *p)
 	 * Documentation/performance.rst); the theory is in tm_tuple.c.
 	 *
 	 * Collision limit c: the paper's code uses 10, VPP 39.  Lower means
-	 * shorter chains but more tables, and every table costs every lookup
+	 * shorter chains but more tuples, and every tuple costs every lookup
 	 * a probe: 48 gave the fewest probes per lookup on the three sets
 	 * (2.7, 3.4 and 4.4), with buckets scanned in rank order and left at
 	 * the first match.
 	 */
 	p->collide = 48;
 	/*
-	 * Prefix gap: a new table hashes only the longer address when the
+	 * Prefix gap: a new tuple hashes only the longer address when the
 	 * other is shorter (the reference code allows 4 bits of difference):
-	 * fewer, more general tables, whose collisions the splits resolve.
+	 * fewer, more general tuples, whose collisions the splits resolve.
 	 */
 	p->gap = 0;
 	/*
-	 * New tables hash addresses only: a table that hashed an exact port
+	 * New tuples hash addresses only: a tuple that hashed an exact port
 	 * would turn away every rule with a port range, and fw-like sets
-	 * would need two tables for each address shape.  A split adds the
+	 * would need two tuples for each address shape.  A split adds the
 	 * port or the protocol when it tells the colliding rules apart.
 	 */
 	p->hash = 0;
@@ -437,20 +437,20 @@ void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st)
 		tm_linear_stats(&cls->v6, st);
 	} else {
 		tm_tuple_stats(&cls->v4, st);
-		st->tables4 = st->tables;
+		st->tuples4 = st->tuples;
 		tm_tuple_stats(&cls->v6, st);
-		st->tables6 = st->tables - st->tables4;
+		st->tuples6 = st->tuples - st->tuples4;
 	}
 }
 
-int tm_cls_tables(const struct tm_cls *cls,
-		  int (*fn)(const struct tm_table_info *ti, void *arg),
+int tm_cls_tuples(const struct tm_cls *cls,
+		  int (*fn)(const struct tm_tuple_info *ti, void *arg),
 		  void *arg)
 {
 	if (tm_is_linear(cls))
 		return 0;
-	return tm_tuple_tables(&cls->v4, fn, arg) ?:
-	       tm_tuple_tables(&cls->v6, fn, arg);
+	return tm_tuple_walk(&cls->v4, fn, arg) ?:
+	       tm_tuple_walk(&cls->v6, fn, arg);
 }
 
 int tm_cls_verify(const struct tm_cls *cls, const char **why)

@@ -3,27 +3,8 @@
  * The classification core: rules, packet keys and the classifier interface
  * shared by the three engines (linear, TSS, TupleMerge).  Plain C that builds
  * unchanged in the kernel and in userspace (see tm_platform.h); the theory of
- * operation is in tm_tuple.c.
- *
- * Concurrency contract
- *
- *   - One writer at a time: tm_cls_insert(), tm_cls_delete(),
- *     tm_cls_replace() and tm_cls_destroy() must be serialised by the caller
- *     (the module holds a mutex per table).
- *   - Any number of lookups run concurrently with the writer, inside an RCU
- *     read-side critical section, without taking any lock.  A lookup sees
- *     the classifier either before or after each single change, never a
- *     half-made one; what it returns stays valid until rcu_read_unlock().
- *   - A change that fails (bad rule, duplicate id, allocation failure)
- *     returns a negative errno and leaves the classifier exactly as it was.
- *   - tm_cls_stats() and tm_cls_for_each() are writer-side calls.
- *   - The writer side may sleep: it allocates with GFP_KERNEL and yields
- *     (tm_cond_resched()) in loops as long as the rules a user installs.
- *   - A classifier no lookup can reach yet (the module's transaction copies)
- *     may be marked private with tm_cls_set_private(): the memory a change
- *     replaces is then freed at once instead of after a grace period, which
- *     keeps it hot and saves the deferred-free machinery.  Unmark it before
- *     publishing it.
+ * operation is in tm_tuple.c, the concurrency contract below (both copied
+ * into Documentation/classifier.rst by tools/doc-sync.sh).
  *
  * Priorities: the LOWER priority value wins; between rules of equal priority
  * the lower rule id wins.  Every (priority, id) pair is unique, so the result
@@ -33,6 +14,65 @@
 #define _TM_CLS_H
 
 #include "tm_platform.h"
+
+/**
+ * DOC: Concurrency contract
+ *
+ * Writers
+ * -------
+ *   - One writer at a time: tm_cls_insert(), tm_cls_delete(),
+ *     tm_cls_replace() and tm_cls_destroy() must be serialised by the caller
+ *     (the module holds its namespace's mutex).  So must the calls that read
+ *     the writer's side: tm_cls_find(), tm_cls_for_each(), tm_cls_rules(),
+ *     tm_cls_stats(), tm_cls_tuples() and tm_cls_verify().
+ *   - A change that fails (bad rule, id in use or unknown, a limit of
+ *     struct tm_params, allocation failure) returns a negative errno and
+ *     leaves the classifier exactly as it was.  tm_cls_delete() never fails
+ *     for an id in use, not even without memory.
+ *   - The writer side may sleep: it allocates with GFP_KERNEL and yields
+ *     (tm_cond_resched()) in loops as long as the rules a user installs.
+ *   - A classifier no lookup can reach yet (the module's transaction copies)
+ *     may be marked private with tm_cls_set_private(): the memory a change
+ *     replaces is then freed at once instead of after a grace period, which
+ *     keeps it hot and saves the deferred-free machinery.  Unmark it before
+ *     publishing it.
+ *
+ * Readers
+ * -------
+ * Any number of lookups, tm_cls_lookup() and tm_cls_lookup_probes(), run
+ * concurrently with the writer, each inside an RCU read-side critical
+ * section (rcu_read_lock()), and take no lock.  What a lookup may see:
+ *
+ *   - Its answer is the best rule matching the key in the rule set as it
+ *     was either before or after the change that overlapped it, never an
+ *     answer that no rule set gave (such as a miss while a rule moves
+ *     between tuples).  For an insert or a delete, the answer with the rule
+ *     or without it; for a replace, with the old rule or with the new one.
+ *   - The rule returned is the classifier's own copy: it stays valid, and
+ *     unchanged, until rcu_read_unlock(), even if it is deleted or replaced
+ *     meanwhile (rules are freed after a grace period).  Do not keep it
+ *     longer.
+ *   - Lookups never wait for the writer, but one may run again (below).
+ *
+ * The sequence count.  A change is made of steps: an insert or a delete is
+ * one, a replace two (the new rule placed, then the old one removed), and
+ * every TupleMerge split an insert triggers adds one (its rules put in
+ * their new tuple in one step, taken out of the old one in the next).  Each
+ * step is built so that a lookup that overlaps it alone gives the answer
+ * from before the step or after it, whatever mix of the step's stores it
+ * sees.  The writer bumps the classifier's sequence count before and after
+ * each step, so that the count is odd while one is under way.  A lookup
+ * reads the count (acquire) before it starts, and again (after a read
+ * barrier) once it has its answer.  If the count moved by at most one, the
+ * lookup overlapped at most part of one step, and it returns its answer.
+ * If it moved by two or more, the lookup may have seen parts of two steps
+ * (a split's second step without its first: a rule in neither tuple), and
+ * it runs again from the start; so does one that a single whole step fell
+ * inside, which costs time, not correctness.  tm_cls_lookup_probes()
+ * reports the probes of the run that answered.  Lookups are lock-free,
+ * not wait-free: a lookup runs again for as long as writer steps keep
+ * landing inside it.
+ */
 
 /* Address families of rules and keys (values match AF_INET and AF_INET6). */
 #define TM_AF_INET	2
@@ -89,7 +129,7 @@ struct tm_key {
 /* Classification engines, selectable per classifier. */
 enum tm_engine {
 	TM_ENGINE_TUPLEMERGE,	/* default: relaxed tuples, see tm_tuple.c */
-	TM_ENGINE_TSS,		/* tuple space search: one table per tuple */
+	TM_ENGINE_TSS,		/* tuple space search: rules in exact tuples */
 	TM_ENGINE_LINEAR,	/* priority-ordered list: oracle, fallback */
 	TM_ENGINE_MAX = TM_ENGINE_LINEAR
 };
@@ -102,12 +142,12 @@ struct tm_params {
 	u8 engine;		/* enum tm_engine */
 	u8 collide;		/* TupleMerge: split a chain longer than this */
 	u8 gap;			/* TupleMerge: see tm_tuple_relaxed() */
-	u8 hash;		/* TupleMerge: TM_HASH_* new tables may hash */
-	u16 max_tables;		/* per family; 0: no limit.  -ENOSPC past it */
+	u8 hash;		/* TupleMerge: TM_HASH_* new tuples may hash */
+	u16 max_tuples;		/* tuples per family; 0: no limit.  -ENOSPC */
 	u32 max_rules;		/* 0: no limit.  -ENOSPC past it */
 };
 
-/* Fields a new TupleMerge table hashes when its first rule is exact there. */
+/* Fields a new TupleMerge tuple hashes when its first rule is exact there. */
 #define TM_HASH_SPORT	0x01
 #define TM_HASH_DPORT	0x02
 #define TM_HASH_PROTO	0x04
@@ -115,11 +155,11 @@ struct tm_params {
 /* Counters of a classifier (tm_cls_stats()). */
 struct tm_stats {
 	u32 rules;		/* installed rules */
-	u32 tables;		/* hash tables, IPv4 + IPv6 */
-	u32 tables4, tables6;	/* per family */
+	u32 tuples;		/* tuples (hash tables), IPv4 + IPv6 */
+	u32 tuples4, tuples6;	/* per family */
 	u32 nodes;		/* occupied hash buckets */
 	u32 max_chain;		/* longest chain of rules in one bucket */
-	u32 splits;		/* TupleMerge table splits so far */
+	u32 splits;		/* TupleMerge splits so far */
 	u64 bytes;		/* memory used, everything included */
 };
 
@@ -154,8 +194,9 @@ const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id);
 
 /*
  * The best rule matching @key, or NULL.  Reader side: call under
- * rcu_read_lock().  tm_cls_lookup_probes() also counts the hash tables
- * probed (for statistics and benchmarks; slightly slower).
+ * rcu_read_lock(); see the concurrency contract above.
+ * tm_cls_lookup_probes() also counts the tuples probed (for statistics and
+ * benchmarks; slightly slower).
  */
 const struct tm_rule *tm_cls_lookup(const struct tm_cls *cls,
 				    const struct tm_key *key);
@@ -167,11 +208,11 @@ const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 int tm_cls_for_each(const struct tm_cls *cls,
 		    int (*fn)(const struct tm_rule *r, void *arg), void *arg);
 void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st);
-/* Installed rules, O(1) (tm_cls_stats() walks every table). */
+/* Installed rules, O(1) (tm_cls_stats() walks every tuple). */
 u32 tm_cls_rules(const struct tm_cls *cls);
 
-/* One hash table of a tuple engine, as tm_cls_tables() reports it. */
-struct tm_table_info {
+/* One tuple of a tuple engine, as tm_cls_tuples() reports it. */
+struct tm_tuple_info {
 	u8 family;
 	u8 src_len, dst_len;	/* prefix bits hashed */
 	u8 sport, dport, proto;	/* 1: hashed exactly */
@@ -181,9 +222,9 @@ struct tm_table_info {
 	u32 best_priority;	/* of the best rule held */
 };
 
-/* Call @fn on every table, in lookup order, until it returns non-0. */
-int tm_cls_tables(const struct tm_cls *cls,
-		  int (*fn)(const struct tm_table_info *ti, void *arg),
+/* Call @fn on every tuple, in lookup order, until it returns non-0. */
+int tm_cls_tuples(const struct tm_cls *cls,
+		  int (*fn)(const struct tm_tuple_info *ti, void *arg),
 		  void *arg);
 /* Verify internal invariants; returns 0 or -EUCLEAN naming the failure. */
 int tm_cls_verify(const struct tm_cls *cls, const char **why);

@@ -18,9 +18,9 @@ struct tm_rrec {
 	struct rcu_head rcu;		/* freed with tm_free_rcu() */
 	struct tm_rule rule;
 	struct tm_rrec *id_next;	/* chain in tm_cls.ids */
-	struct tm_ttab *tab;		/* tuple engines: its table */
-	struct tm_rrec *tab_next;	/* tuple engines: rules of the table */
-	struct tm_rrec **tab_pprev;
+	struct tm_ttab *ttab;		/* tuple engines: its tuple */
+	struct tm_rrec *ttab_next;	/* tuple engines: rules of the tuple */
+	struct tm_rrec **ttab_pprev;
 };
 
 /* Word @i (0..3) of the mask of a prefix of @len bits, branch-free. */
@@ -44,10 +44,10 @@ struct tm_fam {
 	u8 nw;				/* address words: 1 (IPv4) or 4 */
 	u32 seed;			/* hash seed, copied from tm_cls */
 	u32 rules;
-	u32 tables;
+	u32 tuples;			/* tuple engines */
 	bool priv;			/* see tm_cls_set_private() */
 	/* tuple engines */
-	struct tm_tlist __rcu *tlist;	/* tables, best first */
+	struct tm_tlist __rcu *tlist;	/* tuples, best first */
 	/* linear engine */
 	struct tm_lin __rcu *lin;	/* rules, best first */
 };
@@ -67,7 +67,7 @@ struct tm_cls {
 
 /*
  * Lookups retry when they overlapped more than one step of the writer: a
- * lookup that walks the tables while two steps land could see the second
+ * lookup that walks the tuples while two steps land could see the second
  * and not the first, an answer no rule set ever gave.  The writer bumps
  * @seq before and after each step (odd while one is under way); a lookup
  * that saw it move by more than one runs again (tm_lookup()).  So each step
@@ -128,9 +128,9 @@ const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
 				       const struct tm_key *key, u32 *probes);
 void tm_tuple_destroy(struct tm_fam *f);
 void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st);
-int tm_tuple_tables(const struct tm_fam *f,
-		    int (*fn)(const struct tm_table_info *ti, void *arg),
-		    void *arg);
+int tm_tuple_walk(const struct tm_fam *f,
+		  int (*fn)(const struct tm_tuple_info *ti, void *arg),
+		  void *arg);
 int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 		    const char **why);
 

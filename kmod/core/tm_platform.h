@@ -14,8 +14,8 @@
  * nothing in the kernel and in builds without TM_TEST_HOOKS (benchmarks).
  */
 enum tm_hook_point {
-	TM_HOOK_LOOKUP_LIST,	/* a lookup took the table list */
-	TM_HOOK_SPLIT_ADD,	/* a split put rule id @v in its new table */
+	TM_HOOK_LOOKUP_LIST,	/* a lookup took the tuple list */
+	TM_HOOK_SPLIT_ADD,	/* a split put rule id @v in its new tuple */
 	TM_HOOK_SPLIT_DROP,	/* a split took rule id @v out of its old one */
 	TM_HOOK_SPLIT_EVAL,	/* a split candidate was scored on @v rules */
 	TM_HOOK_MAGLEV_ROUNDS,	/* a Maglev column took @v rounds */

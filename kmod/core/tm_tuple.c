@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Tuple engines: tuple space search (TSS) and TupleMerge, sharing one set
- * of hash tables, one lookup and one update path.
- *
+ * Tuple engines: tuple space search (TSS) and TupleMerge, sharing one kind
+ * of tuple (a hash table of rules), one lookup and one update path.  The
+ * theory of operation below is copied into Documentation/classifier.rst by
+ * tools/doc-sync.sh: run it after changing the comment.
+ */
+
+/**
  * DOC: Theory of operation
  *
  * Problem
@@ -15,65 +19,69 @@
  *
  * Tuples and tuple space search
  * -----------------------------
- * A tuple names which bits of a packet a hash table looks at:
+ * A tuple names which bits of a packet a hash table looks at::
  *
  *	(source prefix length, destination prefix length,
  *	 source port exact?, destination port exact?, protocol exact?)
  *
- * A table of tuple T stores each rule under the hash of the rule's fields
- * masked to T, and is probed with the hash of the packet masked the same
- * way.  A rule may go in table T only if T looks at no bit the rule does not
- * fix: the rule's prefixes are at least as long as T's, and T hashes a port
- * or the protocol only if the rule has an exact value there.  Then every
- * packet the rule matches hashes to the rule's bucket, and a probe that finds
- * the bucket only has to check the few rules in it.
+ * and, as in the tuple space search literature, the word names the hash
+ * table too: an engine keeps at most one per tuple and address family, and
+ * calls it a tuple.  (Open vSwitch calls it a subtable; here "table" is
+ * kept for the classification tables a user creates.)  A tuple T stores
+ * each rule under the hash of the rule's fields masked to T, and is probed
+ * with the hash of the packet masked the same way.  A rule *fits* T, and
+ * may go in T, only if T looks at no bit the rule does not fix: the rule's
+ * prefixes are at least as long as T's, and T hashes a port or the
+ * protocol only if the rule has an exact value there.  Then every packet
+ * the rule matches hashes to the rule's bucket, and a probe that finds the
+ * bucket only has to check the few rules in it.
  *
- * TSS (Open vSwitch) gives every distinct tuple its own table: a rule goes in
- * the table whose tuple is exactly the rule's own.  Lookups probe every table,
- * so their cost grows with the number of distinct tuples, which ClassBench
- * sets push into the hundreds.
+ * TSS (as in Open vSwitch) puts every rule in the tuple of its own fields,
+ * its exact tuple.  Lookups probe every tuple, so their cost grows with the
+ * number of distinct exact tuples, which ClassBench sets push into the
+ * hundreds.
  *
  * TupleMerge
  * ----------
  * TupleMerge (Daly, Bruschi, Linguaglossa, Pontarelli, Rossi, Tollet, Torng,
- * Yourtchenko: IEEE/ACM ToN 27(4), 2019) lets a table hold every rule whose
- * tuple is at least as specific as the table's, so that rules of similar
- * tuples merge into one table:
+ * Yourtchenko: IEEE/ACM ToN 27(4), 2019) puts a rule in any tuple it fits,
+ * so that rules of similar exact tuples merge into one tuple:
  *
- *   - Insertion: among the tables whose tuple fits the rule, take the most
- *     specific one (fewest shared buckets); between equals, one whose best
- *     rank the rule does not improve (see early exit below).  If none fits,
- *     create a table with a *relaxed* copy of the rule's tuple, so that
- *     later rules of nearby lengths fit too: IPv4 /32 becomes /28, lengths
- *     25-31 lose 3 bits, 17-24 lose 2, 9-16 lose 1, shorter ones stay; IPv6
+ *   - Insertion: among the tuples the rule fits, take the most specific one
+ *     (fewest shared buckets); between equals, one whose best rank the rule
+ *     does not improve (see early exit below).  If it fits none, create a
+ *     tuple from a *relaxed* copy of the rule's exact tuple, so that later
+ *     rules of nearby lengths fit too: IPv4 /32 becomes /28, lengths 25-31
+ *     lose 3 bits, 17-24 lose 2, 9-16 lose 1, shorter ones stay; IPv6
  *     lengths lose one eighth.  When one length is shorter than the other
  *     by more than tm_params.gap bits (default 0: whenever it is shorter),
  *     it is dropped to 0: such rules are told apart by their longer prefix,
- *     and the table takes rules of either shape.  By default a new table
- *     hashes no port and no protocol (tm_params.hash): a table hashing an
+ *     and the tuple takes rules of either shape.  By default a new tuple
+ *     hashes no port and no protocol (tm_params.hash): a tuple hashing an
  *     exact port would turn away every rule with a port range.
  *   - Collision limit: relaxing makes rules share buckets.  When a bucket
  *     holds more than c rules (tm_params.collide, default 48), it is split:
  *     each way of making the tuple more specific (a longer source or
  *     destination prefix, one of the lengths present in the bucket; hashing
  *     a port or the protocol) is scored by the longest bucket it would leave
- *     behind.  If every rule of the table fits the best one, the whole
- *     table moves to that tuple (one table stays one table); otherwise the
- *     rules that fit move to a table of that tuple, found or created.  A
+ *     behind.  If every rule of the tuple fits the best one, the whole
+ *     tuple moves to it (one tuple stays one tuple); otherwise the rules of
+ *     the bucket that fit it move to that tuple, found or created.  A
  *     bucket no split can shorten (rules that differ only in port ranges)
  *     simply stays long: lookups remain correct, only slower.  Its slot
  *     remembers the size at which a split was last tried, and none is
  *     tried again before the bucket has doubled (tm_split_due()).
  *
  *     These choices depart from the reference code (c = 10, ports hashed
- *     when exact, a 4-bit gap) because each lookup pays one probe per table
- *     whose best rule ranks before the answer: fewer, larger tables with
+ *     when exact, a 4-bit gap) because each lookup pays one probe per tuple
+ *     whose best rule ranks before the answer: fewer, larger tuples with
  *     longer (rank-ordered) buckets need 2.7 / 3.4 / 4.4 probes on the
- *     ClassBench acl1 / fw1 / ipc1 10K sets, against 4.7 / 9.6 / 11.7.
+ *     ClassBench acl1 / fw1 / ipc1 10K sets, against 4.4 / 12.6 / 17.3 with
+ *     the reference's parameters (tmbench -c 10 -g 4 -H sport,dport).
  *
  * Interfaces
  * ----------
- * No table hashes the input or output interface: rules that differ only
+ * No tuple hashes the input or output interface: rules that differ only
  * there share a bucket, and a bucket entry carries a flag telling whether
  * its rule has an interface at all.  The entries of rules without one skip
  * the check on one byte of the entry's first cache line; the others compare
@@ -82,90 +90,98 @@
  * Lookup and early exit
  * ---------------------
  * Within a bucket the rules are sorted by rank, so the first one matching is
- * the bucket's answer.  The tables of a family are kept in a list sorted by
+ * the bucket's answer.  The tuples of a family are kept in a list sorted by
  * the best rank they hold; a lookup walks the list and stops at the first
- * table whose best rank is no better than the best match found so far.
- * With ClassBench sets most lookups end after a few tables.  Only a full
+ * tuple whose best rank is no better than the best match found so far.
+ * With ClassBench sets most lookups end after a few tuples.  Only a full
  * match (interfaces included) ends a bucket or improves the best rank: an
  * entry that fails on any field, if only on its interface, lets the scan
- * go on to the next entry and the next tables.
+ * go on to the next entry and the next tuples.
  *
  * A probe is kept to a few instructions, which is what a lookup costs once
- * its tables are in the caches: the key's IPv4 addresses, ports and
+ * its tuples are in the caches: the key's IPv4 addresses, ports and
  * protocol are packed into two u64s once per lookup (struct tm_hkey), so
- * that a table's hash is two ANDs, two multiplications and an add; an IPv4
+ * that a tuple's hash is two ANDs, two multiplications and an add; an IPv4
  * entry tests both prefixes with one AND and one compare, and each port
  * range with one compare (lo and hi - lo).  Lookups do not prefetch: the
- * next table's slot, fetched ahead, measured no faster, since out-of-order
+ * next tuple's slot, fetched ahead, measured no faster, since out-of-order
  * execution already overlaps independent probes and lookups.
  *
  * Updates and readers
  * -------------------
  * Lookups take no lock and run concurrently with one writer (see the
- * contract in tm_cls.h).  Everything a reader follows is published with
- * rcu_assign_pointer() or a release store, and freed after a grace period:
+ * concurrency contract in tm_cls.h).  Everything a reader follows is
+ * published with rcu_assign_pointer() or a release store, and freed after a
+ * grace period:
  *
  *   - A bucket (struct tm_node) is immutable.  Adding or removing a rule
  *     builds a new bucket and swaps the pointer in its slot.
- *   - A hash table (struct tm_htab) uses open addressing with linear
- *     probing.  Slots are keyed by the 32-bit hash alone: rules of keys that
- *     hash alike share a bucket, which costs nothing in correctness since
- *     every rule in a bucket is fully matched.  A new slot gets its bucket
- *     before its hash (release), so a reader that sees the hash sees the
- *     bucket.  An emptied slot keeps its hash with a NULL bucket, and is
- *     reused by the same hash or dropped when the table is rebuilt (on
- *     growth, or when such slots fill a quarter of it).
- *   - The table list (struct tm_tlist) is rebuilt and swapped whenever a
- *     table appears or disappears or its best rank improves.  A worse best
- *     rank (after a delete) may be published late: a bound that is too good
- *     only makes a lookup look further.
- *   - A delete never allocates memory: when the smaller bucket cannot be
- *     allocated, the rule's entry is disabled in place (a flag set with
- *     one store) and dropped at the next change of the bucket.
- *     Every other change allocates all it needs first and changes nothing
- *     when an allocation fails.
+ *   - A tuple (struct tm_ttab) holds its rules in a hash table (struct
+ *     tm_htab) with open addressing and linear probing.  Slots are keyed by
+ *     the 32-bit hash alone: rules of keys that hash alike share a bucket,
+ *     which costs nothing in correctness since every rule in a bucket is
+ *     fully matched.  A new slot gets its bucket before its hash (release),
+ *     so a reader that sees the hash sees the bucket.  An emptied slot keeps
+ *     its hash with a NULL bucket, and is reused by the same hash or dropped
+ *     when the hash table is rebuilt: a new slot that would leave more than
+ *     half of the slots with a hash (emptied ones included) makes a new hash
+ *     table instead, sized for the buckets in use.
+ *   - The tuple list (struct tm_tlist), whose entries carry what a probe
+ *     needs of each tuple, is rebuilt and swapped whenever a tuple appears
+ *     or disappears, gets a new hash table, or its best rank improves.  A
+ *     worse best rank (after a delete) may be published late: a bound that
+ *     is too good only makes a lookup look further.
+ *   - A delete never fails: when the smaller bucket cannot be allocated,
+ *     the rule's entry is disabled in place (a flag set with one store) and
+ *     dropped at the next change of the bucket; when the new tuple list
+ *     cannot be, the list keeps an emptied tuple or a bound too good until
+ *     its next change.  Every other change allocates all it needs first and
+ *     changes nothing when an allocation fails.
  *   - A replace inserts the new rule before removing the old one: a lookup
  *     in between sees both and returns the answer of the rule set either
  *     before or after the replace.
- *   - A split moves rules between tables, which no single store does: a
- *     lookup that took the table list before the new table was in it, or
- *     before the new table's latest hash table (it grows as rules come),
- *     and probes the old table after a rule left it would miss the rule.
+ *   - A split moves rules between tuples, which no single store does: a
+ *     lookup that took the tuple list before the new tuple was in it, or
+ *     before the new tuple's latest hash table (it grows as rules come),
+ *     and probes the old tuple after a rule left it would miss the rule.
  *     So a split is two steps for lookups (tm_write_next(), which makes a
  *     lookup that overlaps both run again): first every mover is put in
- *     the new table, publishing every list and hash table that needs; a
- *     mover is then in both tables, the same rule with the same rank, and
- *     a lookup finds it in either.  Then the movers leave the old table.
- *     A lookup within the first step finds them in the old table; one
+ *     the new tuple, publishing every list and hash table that needs; a
+ *     mover is then in both tuples, the same rule with the same rank, and
+ *     a lookup finds it in either.  Then the movers leave the old tuple.
+ *     A lookup within the first step finds them in the old tuple; one
  *     within the second holds a list from after the first, in which the
- *     new table holds them all.  What precedes the first step in the same
+ *     new tuple holds them all.  What precedes the first step in the same
  *     step (the insert of the new rule; for a nested split, the second
- *     step of the split before) leaves every rule in a table of any list
- *     a lookup may hold, and the first step only adds: no step is needed
- *     between them.  An allocation
- *     failure in the first step stops it: the movers added so far move,
- *     the others stay.  A delete is one step: it takes one rule out of one
- *     table.
+ *     step of the split before) leaves every rule in a tuple of any list a
+ *     lookup may hold, and the first step only adds: no step is needed
+ *     between them.  An allocation failure in the first step stops it: the
+ *     movers added so far move, the others stay, and the insert that
+ *     triggered the split stands.  A delete is one step: it takes one rule
+ *     out of one tuple.
  *
  * Complexity
  * ----------
- * Lookup: O(tables probed x (1 + rules in the bucket)), the number of
- * tables being what TupleMerge keeps small.  Insert: O(tables) to choose a
- * table, O(c) to rebuild a bucket, amortised O(1) for hash table growth,
- * plus O(tables) when the table list changes.  Choosing a split of a
- * bucket of n rules scores each distinct candidate tuple once, O(n log n)
- * each, at most 2 x 33 (IPv4) or 2 x 129 (IPv6) of them plus 3; since a
- * bucket is tried again only once it has doubled, that is amortised
- * O(log n) per candidate and insert even for a bucket no split shortens.
- * A whole-table move costs O(rules of the table), which happens at most
- * once per bit a tuple can gain.  Delete: O(c), plus a scan of the table's rules
- * when its best rule goes (expected O(1) over random deletes).  Memory: one
- * rule record, one bucket entry (48 bytes for IPv4, 96 for IPv6) and at
- * most two 16-byte slots per rule: about 200-250 bytes per rule in all.
+ * Lookup: O(tuples probed x (1 + rules in the bucket)), the number of
+ * tuples being what TupleMerge keeps small.  Insert: O(tuples) to choose a
+ * tuple, O(bucket) to rebuild a bucket (at most c rules but for buckets no
+ * split shortens), amortised O(1) for hash table growth, plus O(tuples)
+ * when the tuple list changes.  Choosing a split of a bucket of n rules
+ * scores each distinct candidate tuple once, O(n log n) each, at most
+ * 2 x 33 (IPv4) or 2 x 129 (IPv6) of them plus 3; since a bucket is tried
+ * again only once it has doubled, that is amortised O(log n) per candidate
+ * and insert even for a bucket no split shortens.  A whole-tuple move
+ * costs O(rules of the tuple), which happens at most once per bit a tuple
+ * can gain.  Delete: O(bucket), plus a scan of the tuple's rules when its
+ * best rule goes (expected O(1) over random deletes).  Memory: per rule, a
+ * 120-byte rule record, a bucket entry (48 bytes for IPv4, 96 for IPv6)
+ * and one or two words of the id index; per bucket, a 24-byte header and
+ * at least two 16-byte slots (a hash table is at most half used): about
+ * 200-270 bytes per rule in all on ClassBench sets.
  */
 #include "tm_internal.h"
 
-/* A tuple: what a table hashes. */
+/* What a tuple hashes: its prefix lengths and exact fields. */
 struct tm_tuple {
 	u8 slen, dlen;
 	u8 sp, dp, pr;		/* 1: source port, dest port, proto hashed */
@@ -226,7 +242,10 @@ struct tm_htab {
 	struct tm_slot slot[];
 };
 
-/* A table, as the writer sees it.  Lookups use its copy in the list. */
+/*
+ * A tuple, as the writer sees it: its fields, their masks, its hash table
+ * (replaced as it grows) and its rules.  Lookups use its copy in the list.
+ */
 struct tm_ttab {
 	struct rcu_head rcu;	/* freed with tm_retire() */
 	struct tm_htab *htab;
@@ -236,22 +255,22 @@ struct tm_ttab {
 	struct tm_tuple tu;
 	u32 nrules;
 	u64 best;		/* best rank held; U64_MAX when empty */
-	struct tm_rrec *rules;	/* the table's rules */
+	struct tm_rrec *rules;	/* the tuple's rules */
 };
 
 /*
- * A table as lookups see it: everything a probe needs in the one list
+ * A tuple as lookups see it: everything a probe needs in the one list
  * entry, so that a probe touches the list, one slot and (on a hit) one
  * bucket.  IPv6 masks are made from the lengths.
  */
 struct tm_tle {
-	u64 best;		/* never worse than tab->best */
+	u64 best;		/* never worse than ttab->best */
 	const struct tm_slot *slot;
 	u64 amask;		/* IPv4 addresses, as in tm_hkey.a */
 	u64 xmask;		/* ports and protocol, as in tm_hkey.x */
 	u32 hmask;		/* slots - 1 */
 	u8 slen, dlen, hshift;	/* hshift: 32 - log2(slots) */
-	struct tm_ttab *tab;	/* writer */
+	struct tm_ttab *ttab;	/* writer */
 };
 
 /*
@@ -311,7 +330,7 @@ static __always_inline void tm_hkey_make(struct tm_hkey *hk,
 	hk->x = (u64)k->sport << 24 | (u32)k->dport << 8 | k->proto;
 }
 
-/* Hash of @k masked to the table of @e.  Never 0 (a free slot). */
+/* Hash of @k masked to the tuple of @e.  Never 0 (a free slot). */
 static __always_inline u32 tm_hash_key(const struct tm_tle *e,
 				       const struct tm_key *k,
 				       const struct tm_hkey *hk, u32 seed,
@@ -337,7 +356,7 @@ static __always_inline u32 tm_hash_key(const struct tm_tle *e,
 	return (u32)(x >> 32) | 1;
 }
 
-/* The masks of table @t as lookups see them, in its list entry @e. */
+/* The masks of tuple @t as lookups see them, in its list entry @e. */
 static void tm_tle_masks(struct tm_tle *e, const struct tm_ttab *t)
 {
 	e->amask = (u64)t->smask[0] << 32 | t->dmask[0];
@@ -347,7 +366,7 @@ static void tm_tle_masks(struct tm_tle *e, const struct tm_ttab *t)
 }
 
 /*
- * The hash of a rule in table @t: that of every packet it matches, computed
+ * The hash of a rule in tuple @t: that of every packet it matches, computed
  * by the lookup's own code on a packet made of the rule's fixed bits, so
  * that writer and readers can never hash differently.
  */
@@ -450,7 +469,7 @@ tm_slot_find(const struct tm_slot *slot, u32 mask, u8 shift, u32 hash)
 	u32 i = hash >> shift;
 
 	for (;;) {
-		/* Pairs with tm_table_add(): a hash seen, its bucket seen. */
+		/* Pairs with tm_ttab_add(): a hash seen, its bucket seen. */
 		u32 x = smp_load_acquire(&slot[i].hash);
 
 		if (x == hash)
@@ -670,7 +689,7 @@ static u32 tm_htab_cap(u32 live)
 	return cap;
 }
 
-static void tm_table_masks(struct tm_ttab *t, unsigned int nw)
+static void tm_ttab_masks(struct tm_ttab *t, unsigned int nw)
 {
 	unsigned int i;
 
@@ -682,8 +701,8 @@ static void tm_table_masks(struct tm_ttab *t, unsigned int nw)
 	t->prmask = t->tu.pr ? 0xff : 0;
 }
 
-static struct tm_ttab *tm_table_alloc(const struct tm_tuple *tu,
-				      unsigned int nw)
+static struct tm_ttab *tm_ttab_alloc(const struct tm_tuple *tu,
+				     unsigned int nw)
 {
 	struct tm_ttab *t = tm_zalloc(sizeof(*t));
 
@@ -696,20 +715,20 @@ static struct tm_ttab *tm_table_alloc(const struct tm_tuple *tu,
 	}
 	t->tu = *tu;
 	t->best = TM_RANK_NONE;
-	tm_table_masks(t, nw);
+	tm_ttab_masks(t, nw);
 	return t;
 }
 
-static void tm_table_free(struct tm_ttab *t)
+static void tm_ttab_free(struct tm_ttab *t)
 {
 	tm_vfree(t->htab);
 	tm_free(t);
 }
 
 /*
- * A new table list: the current one, plus @keep if @fresh, every bound
- * refreshed, sorted by bound, without the empty tables other than @keep
- * (the table a rule is being added to).
+ * A new tuple list: the current one, plus @keep if @fresh, every bound
+ * refreshed, sorted by bound, without the empty tuples other than @keep
+ * (the tuple a rule is being added to).
  */
 static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
 				       struct tm_ttab *keep, bool fresh)
@@ -722,12 +741,12 @@ static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
 	if (!tl)
 		return NULL;
 	for (i = 0; i < cap; i++) {
-		struct tm_ttab *t = old && i < old->n ? old->e[i].tab : keep;
+		struct tm_ttab *t = old && i < old->n ? old->e[i].ttab : keep;
 		struct tm_tle e;
 
 		if (t != keep && !t->nrules)
 			continue;
-		e.tab = t;
+		e.ttab = t;
 		e.best = t->best;
 		e.slot = t->htab->slot;
 		e.hmask = t->htab->mask;
@@ -769,7 +788,7 @@ static void tm_tuple_exact(const struct tm_rule *r, struct tm_tuple *tu)
 	tu->pr = !r->proto_any;
 }
 
-/* The relaxed tuple of a new TupleMerge table; see the theory above. */
+/* The relaxed fields of a new TupleMerge tuple; see the theory above. */
 static unsigned int tm_relax_len(unsigned int len, unsigned int nw)
 {
 	if (nw == 4)
@@ -803,21 +822,21 @@ static void tm_tuple_relaxed(const struct tm_params *p,
 		tu->slen = 0;
 }
 
-static struct tm_ttab *tm_find_tuple(const struct tm_fam *f,
-				     const struct tm_tuple *tu)
+static struct tm_ttab *tm_ttab_find(const struct tm_fam *f,
+				    const struct tm_tuple *tu)
 {
 	const struct tm_tlist *tl = tm_tlist_get(f);
 	u32 i;
 
 	for (i = 0; tl && i < tl->n; i++)
-		if (tm_tuple_eq(&tl->e[i].tab->tu, tu))
-			return tl->e[i].tab;
+		if (tm_tuple_eq(&tl->e[i].ttab->tu, tu))
+			return tl->e[i].ttab;
 	return NULL;
 }
 
-/* TupleMerge: the most specific table the rule fits in, if any. */
-static struct tm_ttab *tm_choose(const struct tm_fam *f,
-				 const struct tm_rule *r)
+/* TupleMerge: the most specific tuple the rule fits, if any. */
+static struct tm_ttab *tm_ttab_choose(const struct tm_fam *f,
+				      const struct tm_rule *r)
 {
 	const struct tm_tlist *tl = tm_tlist_get(f);
 	u64 rank = tm_rank(r), score, best_score = 0;
@@ -825,7 +844,7 @@ static struct tm_ttab *tm_choose(const struct tm_fam *f,
 	u32 i;
 
 	for (i = 0; tl && i < tl->n; i++) {
-		struct tm_ttab *t = tl->e[i].tab;
+		struct tm_ttab *t = tl->e[i].ttab;
 
 		if (!tm_fits(&t->tu, r))
 			continue;
@@ -838,23 +857,23 @@ static struct tm_ttab *tm_choose(const struct tm_fam *f,
 	return best;
 }
 
-static void tm_table_link(struct tm_ttab *t, struct tm_rrec *rr)
+static void tm_ttab_link(struct tm_ttab *t, struct tm_rrec *rr)
 {
-	rr->tab = t;
-	rr->tab_next = t->rules;
+	rr->ttab = t;
+	rr->ttab_next = t->rules;
 	if (t->rules)
-		t->rules->tab_pprev = &rr->tab_next;
-	rr->tab_pprev = &t->rules;
+		t->rules->ttab_pprev = &rr->ttab_next;
+	rr->ttab_pprev = &t->rules;
 	t->rules = rr;
 	t->nrules++;
 }
 
-static void tm_table_unlink(struct tm_ttab *t, struct tm_rrec *rr)
+static void tm_ttab_unlink(struct tm_ttab *t, struct tm_rrec *rr)
 {
-	*rr->tab_pprev = rr->tab_next;
-	if (rr->tab_next)
-		rr->tab_next->tab_pprev = rr->tab_pprev;
-	rr->tab = NULL;
+	*rr->ttab_pprev = rr->ttab_next;
+	if (rr->ttab_next)
+		rr->ttab_next->ttab_pprev = rr->ttab_pprev;
+	rr->ttab = NULL;
 	t->nrules--;
 }
 
@@ -873,13 +892,13 @@ static bool tm_split_due(u32 live, u32 tried)
 }
 
 /*
- * Put @rr in a bucket of table @t, which is in the list, or is @fresh and
+ * Put @rr in a bucket of tuple @t, which is in the list, or is @fresh and
  * joins it; the caller links @rr to @t after.  Allocates everything first:
  * on failure nothing changed.  @chain: live rules in the bucket it joined,
  * or 0 when that bucket is not due for a split (tm_split_due()).
  */
-static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
-			struct tm_rrec *rr, u32 *chain)
+static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
+		       struct tm_rrec *rr, u32 *chain)
 {
 	struct tm_htab *h = t->htab, *nh = NULL;
 	u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
@@ -892,14 +911,14 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	node = tm_node_rebuild(old, &rr->rule, NULL, f->nw, &nomem);
 	if (!node)
 		return -ENOMEM;
-	/* Grow (or clean) when the table would be more than half used. */
+	/* Grow (or clean) when the hash table would be more than half used. */
 	if (!h->slot[slot].hash && 2 * (h->used + 1) > h->mask + 1) {
 		nh = tm_htab_alloc(tm_htab_cap(h->live + 1));
 		if (!nh)
 			goto nomem;
 		t->htab = nh;
 	}
-	/* A new table, bound or hash table: lookups need a new list. */
+	/* A new tuple, bound or hash table: lookups need a new list. */
 	if (rank < t->best)
 		t->best = rank;
 	if (fresh || nh || t->best != old_best) {
@@ -933,7 +952,7 @@ static int tm_table_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	if (old)
 		tm_retire(f, old, rcu);
 	if (fresh)
-		f->tables++;
+		f->tuples++;
 	*chain = tm_split_due(node->live, tried) ? node->live : 0;
 	return 0;
 
@@ -945,8 +964,8 @@ nomem:
 	return -ENOMEM;
 }
 
-/* Free a table that no list holds any more (see tm_retire()). */
-static void tm_table_retire(struct tm_fam *f, struct tm_ttab *t)
+/* Free a tuple that no list holds any more (see tm_retire()). */
+static void tm_ttab_retire(struct tm_fam *f, struct tm_ttab *t)
 {
 	struct tm_htab *h = tm_htab_get(t);
 	u32 i;
@@ -961,7 +980,7 @@ static void tm_table_retire(struct tm_fam *f, struct tm_ttab *t)
 	tm_retire(f, t, rcu);
 }
 
-/* Publish @tl; free the tables the old list had and @tl has not. */
+/* Publish @tl; free the tuples the old list had and @tl has not. */
 static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl)
 {
 	struct tm_tlist *old = tm_tlist_get(f);
@@ -971,13 +990,13 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl)
 	if (!old)
 		return;
 	for (i = 0; i < old->n; i++) {
-		struct tm_ttab *t = old->e[i].tab;
+		struct tm_ttab *t = old->e[i].ttab;
 
-		for (j = 0; j < tl->n && tl->e[j].tab != t; j++)
+		for (j = 0; j < tl->n && tl->e[j].ttab != t; j++)
 			;
 		if (j == tl->n) {
-			tm_table_retire(f, t);
-			f->tables--;
+			tm_ttab_retire(f, t);
+			f->tuples--;
 		}
 	}
 	tm_retire(f, old, rcu);
@@ -994,8 +1013,8 @@ static void tm_slot_shrunk(struct tm_slot *s, u32 live)
  * Take the entry of @r out of its bucket in @t.  Never fails: when the
  * smaller bucket cannot be allocated, the entry is disabled in place.
  */
-static void tm_table_drop(struct tm_fam *f, struct tm_ttab *t,
-			  const struct tm_rule *r)
+static void tm_ttab_drop(struct tm_fam *f, struct tm_ttab *t,
+			 const struct tm_rule *r)
 {
 	struct tm_htab *h = tm_htab_get(t);
 	u32 slot = tm_htab_slot(h, tm_hash_rule(t, r, f->seed, f->nw));
@@ -1024,12 +1043,12 @@ static void tm_table_drop(struct tm_fam *f, struct tm_ttab *t,
 	tm_retire(f, old, rcu);
 }
 
-static u64 tm_table_best(const struct tm_ttab *t)
+static u64 tm_ttab_best(const struct tm_ttab *t)
 {
 	u64 best = TM_RANK_NONE;
 	struct tm_rrec *rr;
 
-	for (rr = t->rules; rr; rr = rr->tab_next)
+	for (rr = t->rules; rr; rr = rr->ttab_next)
 		if (tm_rank(&rr->rule) < best)
 			best = tm_rank(&rr->rule);
 	return best;
@@ -1037,17 +1056,17 @@ static u64 tm_table_best(const struct tm_ttab *t)
 
 /*
  * After rules left @t: drop it if empty, tighten its bound if its best rule
- * left.  Best effort: without memory the list keeps an empty table or a
+ * left.  Best effort: without memory the list keeps an empty tuple or a
  * bound that is too good, both harmless, until the next list change.
  */
-static void tm_table_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
+static void tm_ttab_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 {
 	struct tm_tlist *tl;
 	u64 best;
 
 	if (gone != t->best)
 		return;
-	best = tm_table_best(t);
+	best = tm_ttab_best(t);
 	if (best == t->best)
 		return;
 	t->best = best;
@@ -1059,11 +1078,11 @@ static void tm_table_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 void tm_tuple_remove(struct tm_cls *cls, struct tm_fam *f,
 		     struct tm_rrec *rr)
 {
-	struct tm_ttab *t = rr->tab;
+	struct tm_ttab *t = rr->ttab;
 
-	tm_table_drop(f, t, &rr->rule);
-	tm_table_unlink(t, rr);
-	tm_table_settle(f, t, tm_rank(&rr->rule));
+	tm_ttab_drop(f, t, &rr->rule);
+	tm_ttab_unlink(t, rr);
+	tm_ttab_settle(f, t, tm_rank(&rr->rule));
 }
 
 /* A way to split a bucket, and what it would leave. */
@@ -1088,12 +1107,12 @@ static void tm_cand_eval(const struct tm_fam *f, struct tm_rrec **rrs, u32 n,
 	u32 i, j, m = 0, worst = 0;
 
 	tmp.tu = c->tu;
-	tm_table_masks(&tmp, f->nw);
+	tm_ttab_masks(&tmp, f->nw);
 	for (i = 0; i < n; i++)
 		if (tm_fits(&c->tu, &rrs[i]->rule))
 			hashes[m++] = tm_hash_rule(&tmp, &rrs[i]->rule,
 						   f->seed, f->nw);
-	/* The longest bucket left in the new table: the longest run. */
+	/* The longest bucket left in the new tuple: the longest run. */
 	tm_sort(hashes, m, sizeof(*hashes), tm_u32_cmp);
 	for (i = 0; i < m; i = j) {
 		for (j = i + 1; j < m && hashes[j] == hashes[i]; j++)
@@ -1181,28 +1200,28 @@ static void tm_split(struct tm_cls *cls, struct tm_fam *f,
 		     int depth);
 
 /*
- * Move the rules of @rrs that fit @tu to the table of that tuple, in two
+ * Move the rules of @rrs that fit @tu to the tuple of those fields, in two
  * steps for lookups (see "Updates and readers"): put every mover in the new
- * table, then take them out of @t.  Reuses @rrs for the movers.
+ * tuple, then take them out of @t.  Reuses @rrs for the movers.
  */
 static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 			  struct tm_ttab *t, struct tm_rrec **rrs, u32 n,
 			  const struct tm_tuple *tu, int depth)
 {
-	struct tm_ttab *dst = tm_find_tuple(f, tu);
+	struct tm_ttab *dst = tm_ttab_find(f, tu);
 	const struct tm_rule *overflow = NULL;
 	u64 moved_best = TM_RANK_NONE;
 	bool fresh = !dst;
 	u32 i, k = 0, chain;
 
 	if (fresh) {
-		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
+		if (cls->p.max_tuples && f->tuples >= cls->p.max_tuples)
 			return;
-		dst = tm_table_alloc(tu, f->nw);
+		dst = tm_ttab_alloc(tu, f->nw);
 		if (!dst)
 			return;
 	}
-	/* Each mover in both tables: lookups find it in either. */
+	/* Each mover in both tuples: lookups find it in either. */
 	for (i = 0; i < n; i++) {
 		struct tm_rrec *rr = rrs[i];
 
@@ -1210,7 +1229,7 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		if (!tm_fits(tu, &rr->rule))
 			continue;
 		/* Without memory, the rules added so far move, no more. */
-		if (tm_table_add(f, dst, fresh, rr, &chain))
+		if (tm_ttab_add(f, dst, fresh, rr, &chain))
 			break;
 		tm_hook(TM_HOOK_SPLIT_ADD, rr->rule.id);
 		fresh = false;
@@ -1219,11 +1238,11 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 			overflow = &rr->rule;
 	}
 	if (fresh) {
-		tm_table_free(dst);
+		tm_ttab_free(dst);
 		return;
 	}
 	/*
-	 * A lookup may hold a list from before the new table, or before its
+	 * A lookup may hold a list from before the new tuple, or before its
 	 * last hash table: from here on it runs again.
 	 */
 	tm_write_next(cls);
@@ -1231,15 +1250,15 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		struct tm_rrec *rr = rrs[i];
 
 		tm_cond_resched();
-		tm_table_drop(f, t, &rr->rule);
+		tm_ttab_drop(f, t, &rr->rule);
 		tm_hook(TM_HOOK_SPLIT_DROP, rr->rule.id);
-		tm_table_unlink(t, rr);
-		tm_table_link(dst, rr);
+		tm_ttab_unlink(t, rr);
+		tm_ttab_link(dst, rr);
 		if (tm_rank(&rr->rule) < moved_best)
 			moved_best = tm_rank(&rr->rule);
 	}
 	cls->splits++;
-	tm_table_settle(f, t, moved_best);
+	tm_ttab_settle(f, t, moved_best);
 	if (overflow && depth < TM_SPLIT_DEPTH)
 		tm_split(cls, f, dst, overflow, depth + 1);
 }
@@ -1253,8 +1272,8 @@ static int tm_rank_cmp(const void *a, const void *b)
 }
 
 /*
- * When every rule of @t fits @tu, move them all: the table becomes more
- * specific instead of leaving a second table behind.
+ * When every rule of @t fits @tu, move them all: the tuple becomes more
+ * specific instead of leaving a second tuple behind.
  */
 static bool tm_split_whole(struct tm_cls *cls, struct tm_fam *f,
 			   struct tm_ttab *t, const struct tm_tuple *tu,
@@ -1263,13 +1282,13 @@ static bool tm_split_whole(struct tm_cls *cls, struct tm_fam *f,
 	struct tm_rrec *rr, **all;
 	u32 n = 0;
 
-	for (rr = t->rules; rr; rr = rr->tab_next)
+	for (rr = t->rules; rr; rr = rr->ttab_next)
 		if (!tm_fits(tu, &rr->rule))
 			return false;
 	all = tm_valloc(t->nrules * sizeof(*all));
 	if (!all)
 		return false;
-	for (rr = t->rules; rr; rr = rr->tab_next)
+	for (rr = t->rules; rr; rr = rr->ttab_next)
 		all[n++] = rr;
 	tm_sort(all, n, sizeof(*all), tm_rank_cmp);
 	tm_split_move(cls, f, t, all, n, tu, depth);
@@ -1323,27 +1342,27 @@ int tm_tuple_insert(struct tm_cls *cls, struct tm_fam *f,
 
 	if (cls->p.engine == TM_ENGINE_TSS) {
 		tm_tuple_exact(&rr->rule, &tu);
-		t = tm_find_tuple(f, &tu);
+		t = tm_ttab_find(f, &tu);
 	} else {
-		t = tm_choose(f, &rr->rule);
+		t = tm_ttab_choose(f, &rr->rule);
 		if (!t)
 			tm_tuple_relaxed(&cls->p, &rr->rule, f->nw, &tu);
 	}
 	if (!t) {
-		if (cls->p.max_tables && f->tables >= cls->p.max_tables)
+		if (cls->p.max_tuples && f->tuples >= cls->p.max_tuples)
 			return -ENOSPC;
-		t = tm_table_alloc(&tu, f->nw);
+		t = tm_ttab_alloc(&tu, f->nw);
 		if (!t)
 			return -ENOMEM;
 		fresh = true;
 	}
-	err = tm_table_add(f, t, fresh, rr, &chain);
+	err = tm_ttab_add(f, t, fresh, rr, &chain);
 	if (err) {
 		if (fresh)
-			tm_table_free(t);
+			tm_ttab_free(t);
 		return err;
 	}
-	tm_table_link(t, rr);
+	tm_ttab_link(t, rr);
 	if (cls->p.engine == TM_ENGINE_TUPLEMERGE && chain > cls->p.collide)
 		tm_split(cls, f, t, &rr->rule, 0);
 	return 0;
@@ -1359,10 +1378,10 @@ void tm_tuple_destroy(struct tm_fam *f)
 	RCU_INIT_POINTER(f->tlist, NULL);
 	for (i = 0; i < tl->n; i++) {
 		tm_cond_resched();
-		tm_table_retire(f, tl->e[i].tab);
+		tm_ttab_retire(f, tl->e[i].ttab);
 	}
 	tm_retire(f, tl, rcu);
-	f->tables = 0;
+	f->tuples = 0;
 }
 
 void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
@@ -1375,10 +1394,10 @@ void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
 		return;
 	st->bytes += sizeof(*tl) + tl->n * sizeof(tl->e[0]);
 	for (i = 0; i < tl->n; i++) {
-		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_ttab *t = tl->e[i].ttab;
 		const struct tm_htab *h = tm_htab_get(t);
 
-		st->tables++;
+		st->tuples++;
 		st->bytes += sizeof(*t) + sizeof(*h) +
 			     (h->mask + 1) * sizeof(h->slot[0]);
 		for (j = 0; j <= h->mask; j++) {
@@ -1394,17 +1413,17 @@ void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
 	}
 }
 
-int tm_tuple_tables(const struct tm_fam *f,
-		    int (*fn)(const struct tm_table_info *ti, void *arg),
-		    void *arg)
+int tm_tuple_walk(const struct tm_fam *f,
+		  int (*fn)(const struct tm_tuple_info *ti, void *arg),
+		  void *arg)
 {
 	const struct tm_tlist *tl = tm_tlist_get(f);
-	struct tm_table_info ti;
+	struct tm_tuple_info ti;
 	u32 i;
 	int ret;
 
 	for (i = 0; tl && i < tl->n; i++) {
-		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_ttab *t = tl->e[i].ttab;
 		const struct tm_htab *h = tm_htab_get(t);
 
 		ti.family = f->family;
@@ -1431,22 +1450,22 @@ static int tm_fail(const char **why, const char *what)
 }
 
 /* Every rule of @t is in the bucket of its hash, and only those. */
-static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
-			   const char **why)
+static int tm_ttab_verify(const struct tm_fam *f, const struct tm_ttab *t,
+			  const char **why)
 {
 	const struct tm_htab *h = tm_htab_get(t);
 	u32 i, j, n = 0, used = 0, live = 0, entries = 0;
 	const struct tm_rrec *rr;
 
-	for (rr = t->rules; rr; rr = rr->tab_next) {
+	for (rr = t->rules; rr; rr = rr->ttab_next) {
 		u32 hash = tm_hash_rule(t, &rr->rule, f->seed, f->nw);
 		const struct tm_node *node = tm_slot_find(h->slot, h->mask,
 							  h->shift, hash);
 		bool found = false;
 
 		n++;
-		if (rr->tab != t || !tm_fits(&t->tu, &rr->rule))
-			return tm_fail(why, "rule in a table it does not fit");
+		if (rr->ttab != t || !tm_fits(&t->tu, &rr->rule))
+			return tm_fail(why, "rule in a tuple it does not fit");
 		for (j = 0; node && j < node->n; j++) {
 			const struct tm_ent *e = tm_node_ent(node, j, f->nw);
 
@@ -1456,11 +1475,11 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 		if (!found)
 			return tm_fail(why, "rule missing from its bucket");
 	}
-	/* Empty: tm_table_settle() could not drop it, the next list will. */
+	/* Empty: tm_ttab_settle() could not drop it, the next list will. */
 	if (n != t->nrules)
-		return tm_fail(why, "table rule count wrong");
-	if (t->best != tm_table_best(t))
-		return tm_fail(why, "table bound is not its best rank");
+		return tm_fail(why, "tuple rule count wrong");
+	if (t->best != tm_ttab_best(t))
+		return tm_fail(why, "tuple bound is not its best rank");
 	for (i = 0; i <= h->mask; i++) {
 		const struct tm_node *node = tm_slot_node(h, i);
 		u32 k = 0;
@@ -1488,7 +1507,7 @@ static int tm_verify_table(const struct tm_fam *f, const struct tm_ttab *t,
 		entries += k;
 	}
 	if (entries != t->nrules)
-		return tm_fail(why, "bucket entries differ from table rules");
+		return tm_fail(why, "bucket entries differ from tuple rules");
 	if (used != h->used || live != h->live || 2 * used > h->mask + 1)
 		return tm_fail(why, "hash table counts wrong or overfull");
 	return 0;
@@ -1503,33 +1522,33 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 	int err;
 
 	if (!tl)
-		return f->rules ? tm_fail(why, "rules but no tables") : 0;
-	if (tl->n != f->tables)
-		return tm_fail(why, "table count differs from the list");
+		return f->rules ? tm_fail(why, "rules but no tuples") : 0;
+	if (tl->n != f->tuples)
+		return tm_fail(why, "tuple count differs from the list");
 	for (i = 0; i < tl->n; i++) {
-		const struct tm_ttab *t = tl->e[i].tab;
+		const struct tm_ttab *t = tl->e[i].ttab;
 
 		if (i && tl->e[i - 1].best > tl->e[i].best)
-			return tm_fail(why, "table list not sorted by bound");
+			return tm_fail(why, "tuple list not sorted by bound");
 		if (tl->e[i].best > t->best)
-			return tm_fail(why, "table bound in the list too weak");
+			return tm_fail(why, "tuple bound in the list too weak");
 		tm_tle_masks(&m, t);
 		if (tl->e[i].slot != t->htab->slot ||
 		    tl->e[i].hmask != t->htab->mask ||
 		    tl->e[i].hshift != t->htab->shift ||
 		    tl->e[i].amask != m.amask || tl->e[i].xmask != m.xmask ||
 		    tl->e[i].slen != m.slen || tl->e[i].dlen != m.dlen)
-			return tm_fail(why, "list entry differs from its table");
+			return tm_fail(why, "list entry differs from its tuple");
 		for (j = 0; j < i; j++)
 			if (cls->p.engine == TM_ENGINE_TSS &&
-			    tm_tuple_eq(&tl->e[j].tab->tu, &t->tu))
-				return tm_fail(why, "two TSS tables of one tuple");
-		err = tm_verify_table(f, t, why);
+			    tm_tuple_eq(&tl->e[j].ttab->tu, &t->tu))
+				return tm_fail(why, "a TSS tuple listed twice");
+		err = tm_ttab_verify(f, t, why);
 		if (err)
 			return err;
 		rules += t->nrules;
 	}
 	if (rules != f->rules)
-		return tm_fail(why, "tables hold a different number of rules");
+		return tm_fail(why, "tuples hold a different number of rules");
 	return 0;
 }

@@ -64,7 +64,7 @@ static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 	    nla_put_u8(skb, TM_A_TABLE_COLLIDE, t->collide) ||
 	    nla_put_u32(skb, TM_A_TABLE_MAX_RULES, t->max_rules) ||
 	    nla_put_u32(skb, TM_A_TABLE_MAX_TUPLES, t->max_tuples) ||
-	    nla_put_u32(skb, TM_A_TABLE_TUPLES, st.tables) ||
+	    nla_put_u32(skb, TM_A_TABLE_TUPLES, st.tuples) ||
 	    nla_put_u64_64bit(skb, TM_A_TABLE_BYTES, st.bytes, TM_A_PAD) ||
 	    nla_put_u64_64bit(skb, TM_A_TABLE_LOOKUPS, lookups, TM_A_PAD) ||
 	    nla_put_u64_64bit(skb, TM_A_TABLE_MATCHES, matches, TM_A_PAD) ||

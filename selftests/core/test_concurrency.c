@@ -226,12 +226,12 @@ static int run(u8 engine, u8 fam, double seconds)
 /*
  * Splits under lookups.  A long bucket that no split can shorten (LONG
  * rules that differ only in port ranges, matching none of the packets
- * below) sits in the first table every lookup probes, so that a lookup
- * spends a while between taking the table list and probing the others.
+ * below) sits in the first tuple every lookup probes, so that a lookup
+ * spends a while between taking the tuple list and probing the others.
  * The writer cycles: the rules B_0..B_(NB-1), one per packet, all in one
  * bucket, go in one by one, so that the last one overflows the bucket and
- * a split moves them all to a new table (in every other cycle an anchor
- * rule that cannot move keeps the old table, so that only the bucket
+ * a split moves them all to a new tuple (in every other cycle an anchor
+ * rule that cannot move keeps the old tuple, so that only the bucket
  * moves); then they go out again.  Every op is a step of a fixed schedule,
  * so a reader knows which B_i are in at each step: a lookup for packet i
  * that overlapped only steps with B_i in (a steady one) must return B_i,

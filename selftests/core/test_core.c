@@ -3,10 +3,10 @@
  * Tests of the classification core in userspace, for every engine and both
  * address families:
  *
- *   directed     every field and edge, errors, equal priorities, tables
- *                emptied and tuples changed by replace, interfaces
+ *   directed     every field and edge, errors, equal priorities, tuples
+ *                emptied and rules' tuples changed by replace, interfaces
  *   differential random insert/delete/replace/lookup against the oracle
- *   invariants   after churn: tm_cls_verify(), every rule reachable, table
+ *   invariants   after churn: tm_cls_verify(), every rule reachable, tuple
  *                count bounded
  *   nomem        allocation failures: the failing change reports -ENOMEM
  *                and the classifier is exactly as before
@@ -104,11 +104,11 @@ static u32 hit(struct tm_cls *cls, const struct tm_key *k)
 }
 
 /*
- * Deleting the last rule of a table removes the table: a host rule, then a
- * wildcard rule that fits no table of the host rule's tuple (relaxed or
- * not), so that it makes a table of its own.
+ * Deleting the last rule of a tuple removes the tuple: a host rule, then a
+ * wildcard rule that fits no tuple made for the host rule (relaxed or
+ * not), so that it makes a tuple of its own.
  */
-static void test_last_of_table(u8 engine, u8 family)
+static void test_last_of_tuple(u8 engine, u8 family)
 {
 	const char *en = engine_names[engine];
 	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
@@ -129,18 +129,18 @@ static void test_last_of_table(u8 engine, u8 family)
 	any_rule(&r, family, 2, 2);
 	check(!tm_cls_insert(cls, &r), "%s %s: insert a wildcard rule", en, fam);
 	tm_cls_stats(cls, &st);
-	check(st.tables == 2, "%s %s: two tables (%u)", en, fam, st.tables);
+	check(st.tuples == 2, "%s %s: two tuples (%u)", en, fam, st.tuples);
 	check(!tm_cls_delete(cls, 2), "%s %s: delete the wildcard rule", en,
 	      fam);
 	tm_cls_stats(cls, &st);
-	check(st.tables == 1, "%s %s: its table is gone (%u left)", en, fam,
-	      st.tables);
+	check(st.tuples == 1, "%s %s: its tuple is gone (%u left)", en, fam,
+	      st.tuples);
 	key_of(&k, family, 7, 8, 1, 2, 6);
 	check(hit(cls, &k) == 1, "%s %s: the host rule still matches", en, fam);
 	check(!tm_cls_delete(cls, 1), "%s %s: delete the host rule", en, fam);
 	tm_cls_stats(cls, &st);
-	check(st.tables == 0 && !hit(cls, &k) && !tm_cls_verify(cls, &why),
-	      "%s %s: no table left, nothing matches", en, fam);
+	check(st.tuples == 0 && !hit(cls, &k) && !tm_cls_verify(cls, &why),
+	      "%s %s: no tuple left, nothing matches", en, fam);
 	tm_cls_destroy(cls);
 }
 
@@ -153,7 +153,7 @@ static u32 hit_if(struct tm_cls *cls, struct tm_key *k, u32 iif, u32 oif)
 
 /*
  * Interfaces: a better rule that fails only on its interface gives way to
- * a worse one, in another table (iif) or in the same bucket (oif, and rules
+ * a worse one, in another tuple (iif) or in the same bucket (oif, and rules
  * that differ only by iif); a key without an interface matches only rules
  * without one.
  */
@@ -395,7 +395,7 @@ static void test_directed(u8 engine, u8 family)
 	check(!tm_cls_verify(cls, &why), "%s %s: invariants hold", en, fam);
 	tm_cls_destroy(cls);
 	if (engine != TM_ENGINE_LINEAR)
-		test_last_of_table(engine, family);
+		test_last_of_tuple(engine, family);
 	test_ifaces(engine, family);
 }
 
@@ -504,7 +504,7 @@ static unsigned int check_reachable(struct churn *c, struct rng *g,
 }
 
 /*
- * Distinct exact tuples of the rule set: the tables TSS needs, and a bound
+ * Distinct exact tuples of the rule set: the tuples TSS needs, and a bound
  * TupleMerge must stay well under.
  */
 static unsigned int count_tuples(const struct oracle *o)
@@ -550,7 +550,7 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 
 	/*
 	 * The linear engine copies its array on every change, and TSS probes
-	 * one table per tuple (about a thousand here): keep those smaller.
+	 * every exact tuple (about a thousand here): keep those smaller.
 	 */
 	c.max_rules = engine == TM_ENGINE_TUPLEMERGE ? 600 : 300;
 	oracle_init(&o);
@@ -578,10 +578,10 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 	      en, fam, o.n, bad, shadowed);
 	tm_cls_stats(cls, &st);
 	tuples = count_tuples(&o);
-	check(st.rules == o.n && st.tables <= tuples &&
-	      (engine != TM_ENGINE_TUPLEMERGE || st.tables <= tuples / 4),
-	      "%s %s stats: %u rules, %u tuples, %u tables, chain %u, %u splits, %llu B",
-	      en, fam, st.rules, tuples, st.tables, st.max_chain, st.splits,
+	check(st.rules == o.n && st.tuples <= tuples &&
+	      (engine != TM_ENGINE_TUPLEMERGE || st.tuples <= tuples / 4),
+	      "%s %s stats: %u rules, %u exact tuples, %u tuples, chain %u, %u splits, %llu B",
+	      en, fam, st.rules, tuples, st.tuples, st.max_chain, st.splits,
 	      (unsigned long long)st.bytes);
 	tm_cls_destroy(cls);
 	oracle_free(&o);

@@ -5,27 +5,27 @@
  *
  *	reader				writer
  *	------				------
- *	lookup takes the table list
+ *	lookup takes the tuple list
  *	  (stops)
  *					insert the rule that overflows a bucket
- *					  split: R in the new table,
- *					  R out of the old table
+ *					  split: R in the new tuple,
+ *					  R out of the old tuple
  *					  (stops)
- *	lookup probes the tables,
+ *	lookup probes the tuples,
  *	returns
  *					  (goes on)
  *
  * The reader's packet is one of R's, and its answer must be what the
  * classifier gave for it before the insert or after it: a split moves
  * rules, it never takes one away.  The reader takes its list either before
- * the insert or once the split has put its first rule in the new table (so
- * that the new table's hash table may still grow under it), and the writer
+ * the insert or once the split has put its first rule in the new tuple (so
+ * that the new tuple's hash table may still grow under it), and the writer
  * stops after each moved rule in turn.
  *
- * Scenarios, IPv4 and IPv6: a whole table moved to a new tuple; a bucket
- * moved to a new table; a bucket moved to a table that exists and grows on
+ * Scenarios, IPv4 and IPv6: a whole tuple moved to a new one; a bucket
+ * moved to a new tuple; a bucket moved to a tuple that exists and grows on
  * the way; and random rule sets with small collision limits, among which
- * nested splits (a split whose new table overflows and splits again).
+ * nested splits (a split whose new tuple overflows and splits again).
  * Each insert is first run once to learn which rules its splits move.
  * Then the same race with each allocation of the insert failing in turn.
  *
@@ -103,7 +103,7 @@ static void *reader(void *arg)
 	return NULL;
 }
 
-/* Start the reader's lookup; return once it holds its table list. */
+/* Start the reader's lookup; return once it holds its tuple list. */
 static void reader_start(void)
 {
 	rd_arm = true;
@@ -288,7 +288,7 @@ static void scen_race(const struct scen *s, u32 max, struct rng *g)
 /*
  * Allocation failures in the middle of the split: the insert either fails
  * and changes nothing, or moves fewer rules; either way the reader racing
- * it (list taken before, stopped after the first rule left its table) gets
+ * it (list taken before, stopped after the first rule left its tuple) gets
  * an answer of before or after, and every rule is found afterwards.
  */
 static void scen_nomem(const struct scen *s, struct rng *g)
@@ -386,7 +386,7 @@ static void addr_of(struct tm_addr *a, u8 family, u32 net, u32 host)
 
 /*
  * A rule of bucket @net: source @net.(@i mod 16) as a host prefix (all in
- * one bucket of the relaxed table, which hashes /28 or /112), any
+ * one bucket of the relaxed tuple, which hashes /28 or /112), any
  * destination, destination port @dlo..@dhi.
  */
 static void bucket_rule(struct tm_rule *r, u8 family, u32 id, u32 net, u32 i,
@@ -413,9 +413,9 @@ static void directed(u8 family, u32 max)
 	struct scen s;
 	u32 i, n;
 
-	/* 48 rules in a bucket, the 49th moves the whole table. */
+	/* 48 rules in a bucket, the 49th moves the whole tuple. */
 	memset(&s, 0, sizeof(s));
-	snprintf(s.name, sizeof(s.name), "%s whole table", fam);
+	snprintf(s.name, sizeof(s.name), "%s whole tuple", fam);
 	s.family = family;
 	for (i = 0; i < 48; i++)
 		bucket_rule(&r[i], family, 100 + i, 0x0a0100, i, 2000 + i,
@@ -426,18 +426,18 @@ static void directed(u8 family, u32 max)
 	scen_race(&s, max, &g);
 	scen_nomem(&s, &g);
 
-	/* An anchor that cannot move keeps the table: the bucket moves. */
-	snprintf(s.name, sizeof(s.name), "%s bucket to a new table", fam);
+	/* An anchor that cannot move keeps the tuple: the bucket moves. */
+	snprintf(s.name, sizeof(s.name), "%s bucket to a new tuple", fam);
 	bucket_rule(&r[48], family, 1, 0x0a0101, 0, 0, 100);
 	s.n = 49;
 	scen_race(&s, max, &g);
 
 	/*
 	 * Bucket Y (48 rules) in first, then bucket X splits to the new
-	 * table; then a rule that stays, in Y, moves Y's 48 to that table,
+	 * tuple; then a rule that stays, in Y, moves Y's 48 to that tuple,
 	 * whose hash table grows on the way.
 	 */
-	snprintf(s.name, sizeof(s.name), "%s bucket to a growing table", fam);
+	snprintf(s.name, sizeof(s.name), "%s bucket to a growing tuple", fam);
 	n = 0;
 	bucket_rule(&r[n++], family, 1, 0x0a0101, 0, 0, 100);
 	for (i = 0; i < 48; i++, n++)
@@ -454,9 +454,9 @@ static void directed(u8 family, u32 max)
 	/*
 	 * Nested: G (20 rules of one host, exact source ports), Q (9 other
 	 * hosts) and P (a prefix shorter than a host, covering G's host)
-	 * share a bucket.  Z's split made a host table, where H (40 rules of
+	 * share a bucket.  Z's split made a host tuple, where H (40 rules of
 	 * G's host, port ranges) went.  The 20th P rule splits the bucket:
-	 * G and Q move to the host table, G overflows H's bucket there, and
+	 * G and Q move to the host tuple, G overflows H's bucket there, and
 	 * that splits again by source port.
 	 */
 	snprintf(s.name, sizeof(s.name), "%s nested split", fam);

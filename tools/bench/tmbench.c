@@ -8,10 +8,11 @@
  * For each engine (default: tuplemerge,tss,linear): build time, ns per
  * lookup and Mpps on the trace as given (ClassBench locality) and on the
  * same headers shuffled, insert and delete cost measured by deleting and
- * re-inserting the whole set in random order, bytes per rule, tables and
- * average tables probed.  Lookups are checked against the linear engine on
- * a sample, before and after the churn.  Without TRACE, one is made by
- * drawing a random header inside each rule, shuffled.  -t lists the tables
+ * re-inserting the whole set in random order, bytes per rule, tuples (the
+ * hash tables of the tuple engines; "tables" in the output) and average
+ * tuples probed.  Lookups are checked against the linear engine on a
+ * sample, before and after the churn.  Without TRACE, one is made by
+ * drawing a random header inside each rule, shuffled.  -t lists the tuples
  * of the tuple engines.
  */
 #include <getopt.h>
@@ -36,7 +37,7 @@ struct result {
 	const char *engine;
 	double build_ms, ns_trace, ns_shuffled, us_insert, us_delete;
 	double probes, bytes_per_rule;
-	u32 tables, max_chain, splits, rules;
+	u32 tuples, max_chain, splits, rules;
 	unsigned long checked, wrong;
 };
 
@@ -209,7 +210,7 @@ static void churn(struct tm_cls *cls, const struct tm_rule *rules, size_t n,
 	free(order);
 }
 
-static int print_table(const struct tm_table_info *ti, void *arg)
+static int print_tuple(const struct tm_tuple_info *ti, void *arg)
 {
 	printf("  table ipv%c src/%-3u dst/%-3u sport %-5s dport %-5s proto %-5s",
 	       ti->family == TM_AF_INET ? '4' : '6', ti->src_len, ti->dst_len,
@@ -220,7 +221,7 @@ static int print_table(const struct tm_table_info *ti, void *arg)
 	return 0;
 }
 
-static bool show_tables;
+static bool show_tuples;
 
 static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 		       const struct tm_key *trace, const struct tm_key *shuf,
@@ -246,10 +247,10 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	res->ns_trace = time_lookups(cls, trace, nt, repeat, &sum);
 	res->ns_shuffled = time_lookups(cls, shuf, nt, repeat, &sum);
 	res->probes = avg_probes(cls, trace, nt);
-	if (show_tables)
-		tm_cls_tables(cls, print_table, NULL);
+	if (show_tuples)
+		tm_cls_tuples(cls, print_tuple, NULL);
 	tm_cls_stats(cls, &st);
-	res->tables = st.tables;
+	res->tuples = st.tuples;
 	res->max_chain = st.max_chain;
 	res->rules = st.rules;
 	res->bytes_per_rule = st.rules ? (double)st.bytes / st.rules : 0;
@@ -322,7 +323,7 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "us_insert", r->us_insert, 3);
 		json_num(f, "us_delete", r->us_delete, 3);
 		json_num(f, "bytes_per_rule", r->bytes_per_rule, 1);
-		json_num(f, "tables", r->tables, 0);
+		json_num(f, "tables", r->tuples, 0);
 		json_num(f, "avg_probes", r->probes, 2);
 		json_num(f, "max_chain", r->max_chain, 0);
 		json_num(f, "splits", r->splits, 0);
@@ -385,7 +386,7 @@ int main(int argc, char **argv)
 			hash = parse_hash(optarg);
 			break;
 		case 't':
-			show_tables = true;
+			show_tuples = true;
 			break;
 		case 'e':
 			neng = parse_engines(optarg, eng);
@@ -443,7 +444,7 @@ int main(int argc, char **argv)
 		       r->ns_shuffled, 1e3 / r->ns_shuffled, r->us_insert,
 		       r->us_delete);
 		printf(" %8.1f %6u %6.2f %6u %lu/%lu\n", r->bytes_per_rule,
-		       r->tables, r->probes, r->max_chain, r->wrong, r->checked);
+		       r->tuples, r->probes, r->max_chain, r->wrong, r->checked);
 		fflush(stdout);
 	}
 	if (json) {
