@@ -139,8 +139,9 @@ static int tm_dead_one(struct tm_krule *kr, const struct tm_rule *r,
  * The transaction's copy of @t, made now if needed: a full copy, or an
  * empty one when @empty (the request is a flush).
  */
-struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
-				bool empty, struct netlink_ext_ack *extack)
+static struct tm_shadow *tm_txn_shadow(struct tm_txn *txn,
+				       struct tm_table *t, bool empty,
+				       struct netlink_ext_ack *extack)
 {
 	struct tm_shadow *sh;
 	int err;
@@ -186,6 +187,131 @@ struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
 	list_add_tail(&sh->node, &txn->shadows);
 	t->shadow = sh;
 	return sh;
+}
+
+/*
+ * Following a change of a table's own rules in the transaction copy of
+ * them (t->shadow), so that the transaction commits on top of it: the
+ * change goes into the copy too when the transaction left that rule alone;
+ * a copy that starts from a flush only has to free, at the commit, what
+ * the table gained; a change to a rule the transaction changed too is a
+ * conflict, which spoils the transaction (tm_txn_spoil()).
+ */
+/*
+ * In a flushed copy, every rule of the table is on the dead list; in a
+ * plain copy, each is either shared by the copy or on the dead list
+ * because the transaction deleted or replaced it.
+ */
+void tm_txn_follow_add(struct tm_shadow *sh, struct tm_krule *kr,
+		       const struct tm_rule_cfg *cfg)
+{
+	if (sh->flushed) {
+		list_add_tail(&kr->txn_node, &sh->dead);
+	} else if (tm_rule_find(&sh->rules, kr->id, NULL) ||
+		   sh->rules.nrules >= sh->table->max_rules ||
+		   tm_ruleset_insert(&sh->rules, kr, cfg)) {
+		tm_txn_spoil(sh->txn);
+	}
+}
+
+/* Call before @kr is freed: it may be on the dead list. */
+void tm_txn_follow_del(struct tm_shadow *sh, struct tm_krule *kr)
+{
+	struct tm_krule *cur = tm_rule_find(&sh->rules, kr->id, NULL);
+
+	if (sh->flushed)
+		list_del_init(&kr->txn_node);
+	else if (cur == kr)
+		tm_ruleset_remove(&sh->rules, kr);
+	else if (cur)
+		tm_txn_spoil(sh->txn);
+	else
+		list_del_init(&kr->txn_node);
+}
+
+void tm_txn_follow_replace(struct tm_shadow *sh, struct tm_krule *old,
+			   struct tm_krule *kr, const struct tm_rule_cfg *cfg)
+{
+	struct tm_krule *cur = tm_rule_find(&sh->rules, kr->id, NULL);
+
+	if (sh->flushed) {
+		list_del_init(&old->txn_node);
+		list_add_tail(&kr->txn_node, &sh->dead);
+	} else if (cur == old) {
+		if (tm_ruleset_replace(&sh->rules, old, kr, cfg))
+			tm_txn_spoil(sh->txn);
+	} else if (cur) {
+		tm_txn_spoil(sh->txn);
+	} else {
+		list_del_init(&old->txn_node);
+		list_add_tail(&kr->txn_node, &sh->dead);
+	}
+}
+
+/* The table's own rules were flushed: the transaction's copy conflicts. */
+void tm_txn_follow_flush(struct tm_shadow *sh)
+{
+	tm_txn_spoil(sh->txn);
+}
+
+/* The transaction made @kr in its copy @sh: an abort frees it. */
+void tm_txn_rule_made(struct tm_shadow *sh, struct tm_krule *kr)
+{
+	kr->txn_new = 1;
+	list_add_tail(&kr->txn_node, &sh->created);
+}
+
+/*
+ * @kr left the copy @sh: freed now if the transaction made it (it was
+ * never published), else at the commit (the table still holds it).
+ */
+void tm_txn_rule_drop(struct tm_shadow *sh, struct tm_krule *kr)
+{
+	if (kr->txn_new) {
+		list_del(&kr->txn_node);
+		tm_krule_free(kr);
+	} else {
+		list_add_tail(&kr->txn_node, &sh->dead);
+	}
+}
+
+/* The transaction flushed its copy @sh. */
+void tm_txn_rules_flushed(struct tm_shadow *sh)
+{
+	sh->flushed = true;
+}
+
+/**
+ * tm_txn_target() - the rules a request changes
+ * @tn: the namespace, locked
+ * @txn: the request's transaction, or NULL
+ * @t: the table the request names, as @txn sees it
+ * @flush: the request flushes the rules (a transaction's first request
+ *	to @t then starts from an empty copy)
+ * @tg: filled in: @t's own rules, or @txn's copy of them
+ * @extack: for an error
+ *
+ * Return: 0, or an error with @extack set.
+ */
+int tm_txn_target(struct tm_net *tn, struct tm_txn *txn, struct tm_table *t,
+		  bool flush, struct tm_target *tg,
+		  struct netlink_ext_ack *extack)
+{
+	struct tm_shadow *sh;
+
+	lockdep_assert_held(&tn->lock);
+	tg->tn = tn;
+	tg->table = t;
+	tg->rs = &t->rules;
+	tg->shadow = NULL;
+	if (!txn)
+		return 0;
+	sh = tm_txn_shadow(txn, t, flush, extack);
+	if (IS_ERR(sh))
+		return PTR_ERR(sh);
+	tg->rs = &sh->rules;
+	tg->shadow = sh;
+	return 0;
 }
 
 /* Free @sh; its copy has been published when @committed. */
@@ -288,10 +414,10 @@ int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 	tm_lb_txn_announce(net, tn, txn);
 	tm_table_txn_end(net, tn, txn, true);
 	list_for_each_entry(sh, &txn->shadows, node) {
-		tm_table_changed(tn, sh->table);
 		tm_cls_destroy(sh->rules.cls);
 		sh->rules.cls = NULL;
-		tm_nl_notify_commit(net, sh->table, sh->ops, tn->generation);
+		tm_nl_notify_commit(net, sh->table, sh->ops,
+				    tm_net_changed(tn));
 	}
 	tm_txn_free(net, tn, txn, true);
 	return 0;

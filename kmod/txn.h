@@ -93,8 +93,6 @@ int tm_txn_flush_ruleset(struct net *net, struct tm_net *tn,
 			 struct tm_txn *txn, struct netlink_ext_ack *extack);
 struct tm_txn *tm_txn_find(struct tm_net *tn, u32 id, u32 portid,
 			   bool stale_ok, struct netlink_ext_ack *extack);
-struct tm_shadow *tm_txn_shadow(struct tm_txn *txn, struct tm_table *t,
-				bool empty, struct netlink_ext_ack *extack);
 int tm_txn_commit(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		  struct netlink_ext_ack *extack);
 void tm_txn_abort(struct net *net, struct tm_net *tn, struct tm_txn *txn);
@@ -102,5 +100,39 @@ void tm_txn_spoil(struct tm_txn *txn);
 void tm_txn_table_gone(struct tm_table *t);
 void tm_txn_table_drop(struct tm_table *t);
 void tm_txn_flush(struct net *net, struct tm_net *tn);
+
+/**
+ * struct tm_target - the rules a rule request changes (tm_txn_target())
+ * @tn: the namespace, whose lock the changes hold
+ * @table: the table
+ * @rs: @table's own rules, or @shadow's copy of them
+ * @shadow: the transaction's copy, NULL for the table's own rules
+ */
+struct tm_target {
+	struct tm_net *tn;
+	struct tm_table *table;
+	struct tm_ruleset *rs;
+	struct tm_shadow *shadow;
+};
+
+int tm_txn_target(struct tm_net *tn, struct tm_txn *txn, struct tm_table *t,
+		  bool flush, struct tm_target *tg,
+		  struct netlink_ext_ack *extack);
+
+/*
+ * What a rule change means for the transactions (classifier/rule.c calls
+ * these): in a transaction's copy, the rules it made and dropped; on a
+ * table's own rules, the same change followed in the copy of the
+ * transaction that has one (tm_table.shadow), or that copy spoilt.
+ */
+void tm_txn_rule_made(struct tm_shadow *sh, struct tm_krule *kr);
+void tm_txn_rule_drop(struct tm_shadow *sh, struct tm_krule *kr);
+void tm_txn_rules_flushed(struct tm_shadow *sh);
+void tm_txn_follow_add(struct tm_shadow *sh, struct tm_krule *kr,
+		       const struct tm_rule_cfg *cfg);
+void tm_txn_follow_del(struct tm_shadow *sh, struct tm_krule *kr);
+void tm_txn_follow_replace(struct tm_shadow *sh, struct tm_krule *old,
+			   struct tm_krule *kr, const struct tm_rule_cfg *cfg);
+void tm_txn_follow_flush(struct tm_shadow *sh);
 
 #endif /* _TM_TXN_H */

@@ -36,6 +36,7 @@ struct netlink_ext_ack;
 struct tm_lb_svc;
 struct tm_net;
 struct tm_shadow;
+struct tm_target;
 struct tm_txn;
 
 /* Per-CPU counters of a rule. */
@@ -62,9 +63,31 @@ struct tm_cnt {
 	u64 base_bytes;
 };
 
-/* Families a rule covers (struct tm_krule.fams). */
+/*
+ * Families a rule covers (struct tm_krule.fams), from the two other ways
+ * of saying it: the ABI's enum tm_family (a table's or a rule's family)
+ * and the core's TM_AF_* (an address, a key, a classifier rule).
+ */
 #define TM_FAMS_V4	0x1
 #define TM_FAMS_V6	0x2
+
+static inline u8 tm_fams_of_family(u8 family)
+{
+	return family == TM_FAMILY_IPV4 ? TM_FAMS_V4 :
+	       family == TM_FAMILY_IPV6 ? TM_FAMS_V6 :
+	       TM_FAMS_V4 | TM_FAMS_V6;
+}
+
+static inline u8 tm_fams_of_af(u8 af)
+{
+	return af == TM_AF_INET ? TM_FAMS_V4 : TM_FAMS_V6;
+}
+
+static inline u8 tm_family_of_fams(u8 fams)
+{
+	return fams == TM_FAMS_V4 ? TM_FAMILY_IPV4 :
+	       fams == TM_FAMS_V6 ? TM_FAMILY_IPV6 : TM_FAMILY_INET;
+}
 
 /**
  * struct tm_krule - what the module keeps of a rule besides its match fields
@@ -215,21 +238,24 @@ void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		      bool committed);
 void tm_table_flush(struct net *net, struct tm_net *tn);
 u32 tm_table_rules(const struct tm_table *t);
-void tm_table_changed(struct tm_net *tn, struct tm_table *t);
 
 /* rule.c: rule operations on a table's rules or a transaction's copy */
 void tm_rule_exit(void);
 u32 tm_rule_cls_id(u32 id, u8 family);
 struct tm_krule *tm_rule_find(const struct tm_ruleset *rs, u32 id,
 			      const struct tm_rule **r);
-int tm_rule_add(struct tm_table *t, struct tm_ruleset *rs,
-		struct tm_shadow *sh, struct tm_rule_cfg *cfg,
+int tm_rule_add(const struct tm_target *tg, struct tm_rule_cfg *cfg,
 		struct netlink_ext_ack *extack);
-int tm_rule_replace(struct tm_table *t, struct tm_ruleset *rs,
-		    struct tm_shadow *sh, const struct tm_rule_cfg *cfg,
+int tm_rule_replace(const struct tm_target *tg, const struct tm_rule_cfg *cfg,
 		    struct netlink_ext_ack *extack);
-int tm_rule_del(struct tm_table *t, struct tm_ruleset *rs,
-		struct tm_shadow *sh, u32 id, struct netlink_ext_ack *extack);
+int tm_rule_del(const struct tm_target *tg, u32 id,
+		struct netlink_ext_ack *extack);
+int tm_rules_flush(const struct tm_target *tg);
+int tm_ruleset_insert(struct tm_ruleset *rs, struct tm_krule *kr,
+		      const struct tm_rule_cfg *cfg);
+void tm_ruleset_remove(struct tm_ruleset *rs, const struct tm_krule *kr);
+int tm_ruleset_replace(struct tm_ruleset *rs, const struct tm_krule *old,
+		       struct tm_krule *kr, const struct tm_rule_cfg *cfg);
 int tm_rules_for_each(const struct tm_ruleset *rs,
 		      int (*fn)(struct tm_krule *kr, const struct tm_rule *r,
 				void *arg), void *arg);
@@ -237,8 +263,6 @@ int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n);
 struct tm_cls *tm_rules_cls_new(const struct tm_table *t);
 int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
 		  const struct tm_ruleset *src);
-int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
-		   struct tm_shadow *sh);
 void tm_rules_release(struct tm_ruleset *rs);
 void tm_krule_free(struct tm_krule *kr);
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Rules: add, replace, delete and flush on a table's rules or on a
- * transaction's copy of them (struct tm_ruleset), and the rule objects
- * themselves (struct tm_krule; their counters are counters.c's).  The
- * callers (rule_nl.c, txn.c) hold tm_net.lock; the hooks only ever read,
- * under RCU.
+ * transaction's copy of them (struct tm_target, which txn.c builds), and
+ * the rule objects themselves (struct tm_krule; their counters are
+ * counters.c's).  The callers hold tm_net.lock; the hooks only ever read,
+ * under RCU.  What a change means for a transaction (its copy's lists, a
+ * change of the table followed in the copy) is txn.c's.
  *
  * Freeing: a tm_krule may be in use by a lookup until an RCU grace period
  * after the last classifier that lookups can reach stops holding it, so
@@ -85,20 +86,10 @@ void tm_krule_free(struct tm_krule *kr)
 /* @kr left the rules @sh (NULL: the table's own) hold. */
 static void tm_krule_drop(struct tm_shadow *sh, struct tm_krule *kr)
 {
-	if (!sh) {
+	if (sh)
+		tm_txn_rule_drop(sh, kr);
+	else
 		tm_krule_free(kr);
-	} else if (kr->txn_new) {
-		list_del(&kr->txn_node);
-		tm_krule_free(kr);
-	} else {
-		list_add_tail(&kr->txn_node, &sh->dead);
-	}
-}
-
-static void tm_krule_made(struct tm_shadow *sh, struct tm_krule *kr)
-{
-	kr->txn_new = 1;
-	list_add_tail(&kr->txn_node, &sh->created);
 }
 
 struct tm_krule *tm_rule_find(const struct tm_ruleset *rs, u32 id,
@@ -142,8 +133,8 @@ static void tm_rule_instance(struct tm_rule *r, const struct tm_rule_cfg *cfg,
 }
 
 /* Insert the classifier rules of @kr (described by @cfg) into @rs. */
-static int tm_rs_insert(struct tm_ruleset *rs, struct tm_krule *kr,
-			const struct tm_rule_cfg *cfg)
+int tm_ruleset_insert(struct tm_ruleset *rs, struct tm_krule *kr,
+		      const struct tm_rule_cfg *cfg)
 {
 	struct tm_rule r;
 	unsigned int i;
@@ -167,7 +158,7 @@ static int tm_rs_insert(struct tm_ruleset *rs, struct tm_krule *kr,
 	return 0;
 }
 
-static void tm_rs_remove(struct tm_ruleset *rs, const struct tm_krule *kr)
+void tm_ruleset_remove(struct tm_ruleset *rs, const struct tm_krule *kr)
 {
 	unsigned int i;
 
@@ -185,8 +176,8 @@ static void tm_rs_remove(struct tm_ruleset *rs, const struct tm_krule *kr)
  * or the new one); families the rule gains are inserted first and those it
  * loses deleted last, since deletes cannot fail.
  */
-static int tm_rs_replace(struct tm_ruleset *rs, const struct tm_krule *old,
-			 struct tm_krule *kr, const struct tm_rule_cfg *cfg)
+int tm_ruleset_replace(struct tm_ruleset *rs, const struct tm_krule *old,
+		       struct tm_krule *kr, const struct tm_rule_cfg *cfg)
 {
 	struct tm_rule r, undo[2];
 	const struct tm_rule *orig;
@@ -231,73 +222,16 @@ static int tm_rs_replace(struct tm_ruleset *rs, const struct tm_krule *old,
 	return 0;
 }
 
-/*
- * Following a change of a table's own rules in the transaction copy of
- * them (t->shadow), so that the transaction commits on top of it: the
- * change goes into the copy too when the transaction left that rule alone;
- * a copy that starts from a flush only has to free, at the commit, what
- * the table gained; a change to a rule the transaction changed too is a
- * conflict, which spoils the transaction (tm_txn_spoil()).
- */
-/*
- * In a flushed copy, every rule of the table is on the dead list; in a
- * plain copy, each is either shared by the copy or on the dead list
- * because the transaction deleted or replaced it.
- */
-static void tm_follow_add(struct tm_shadow *sh, struct tm_krule *kr,
-			  const struct tm_rule_cfg *cfg)
-{
-	if (sh->flushed) {
-		list_add_tail(&kr->txn_node, &sh->dead);
-	} else if (tm_rule_find(&sh->rules, kr->id, NULL) ||
-		   sh->rules.nrules >= sh->table->max_rules ||
-		   tm_rs_insert(&sh->rules, kr, cfg)) {
-		tm_txn_spoil(sh->txn);
-	}
-}
-
-/* Call before @kr is freed: it may be on the dead list. */
-static void tm_follow_del(struct tm_shadow *sh, struct tm_krule *kr)
-{
-	struct tm_krule *cur = tm_rule_find(&sh->rules, kr->id, NULL);
-
-	if (sh->flushed)
-		list_del_init(&kr->txn_node);
-	else if (cur == kr)
-		tm_rs_remove(&sh->rules, kr);
-	else if (cur)
-		tm_txn_spoil(sh->txn);
-	else
-		list_del_init(&kr->txn_node);
-}
-
-static void tm_follow_replace(struct tm_shadow *sh, struct tm_krule *old,
-			      struct tm_krule *kr,
-			      const struct tm_rule_cfg *cfg)
-{
-	struct tm_krule *cur = tm_rule_find(&sh->rules, kr->id, NULL);
-
-	if (sh->flushed) {
-		list_del_init(&old->txn_node);
-		list_add_tail(&kr->txn_node, &sh->dead);
-	} else if (cur == old) {
-		if (tm_rs_replace(&sh->rules, old, kr, cfg))
-			tm_txn_spoil(sh->txn);
-	} else if (cur) {
-		tm_txn_spoil(sh->txn);
-	} else {
-		list_del_init(&old->txn_node);
-		list_add_tail(&kr->txn_node, &sh->dead);
-	}
-}
-
-int tm_rule_add(struct tm_table *t, struct tm_ruleset *rs,
-		struct tm_shadow *sh, struct tm_rule_cfg *cfg,
+/* Add the rule @cfg describes to @tg; cfg->id 0: the next free id. */
+int tm_rule_add(const struct tm_target *tg, struct tm_rule_cfg *cfg,
 		struct netlink_ext_ack *extack)
 {
+	struct tm_ruleset *rs = tg->rs;
+	struct tm_table *t = tg->table;
 	struct tm_krule *kr;
 	int err;
 
+	lockdep_assert_held(&tg->tn->lock);
 	if (!cfg->id) {
 		if (rs->max_id >= TM_RULE_ID_MAX) {
 			NL_SET_ERR_MSG(extack,
@@ -318,27 +252,30 @@ int tm_rule_add(struct tm_table *t, struct tm_ruleset *rs,
 		NL_SET_ERR_MSG(extack, "Out of memory");
 		return -ENOMEM;
 	}
-	err = tm_rs_insert(rs, kr, cfg);
+	err = tm_ruleset_insert(rs, kr, cfg);
 	if (err) {
 		tm_cls_error(err, extack);
 		tm_krule_free(kr);
 		return err;
 	}
-	if (sh)
-		tm_krule_made(sh, kr);
+	if (tg->shadow)
+		tm_txn_rule_made(tg->shadow, kr);
 	else if (t->shadow)
-		tm_follow_add(t->shadow, kr, cfg);
+		tm_txn_follow_add(t->shadow, kr, cfg);
 	return 0;
 }
 
-/* Replace rule cfg->id by the rule @cfg describes. */
-int tm_rule_replace(struct tm_table *t, struct tm_ruleset *rs,
-		    struct tm_shadow *sh, const struct tm_rule_cfg *cfg,
+/* Replace rule cfg->id of @tg by the rule @cfg describes. */
+int tm_rule_replace(const struct tm_target *tg, const struct tm_rule_cfg *cfg,
 		    struct netlink_ext_ack *extack)
 {
+	struct tm_shadow *sh = tg->shadow;
+	struct tm_ruleset *rs = tg->rs;
+	struct tm_table *t = tg->table;
 	struct tm_krule *old, *kr;
 	int err;
 
+	lockdep_assert_held(&tg->tn->lock);
 	old = tm_rule_find(rs, cfg->id, NULL);
 	if (!old) {
 		NL_SET_ERR_MSG(extack, "No rule with this id in this table");
@@ -350,32 +287,36 @@ int tm_rule_replace(struct tm_table *t, struct tm_ruleset *rs,
 		NL_SET_ERR_MSG(extack, "Out of memory");
 		return -ENOMEM;
 	}
-	err = tm_rs_replace(rs, old, kr, cfg);
+	err = tm_ruleset_replace(rs, old, kr, cfg);
 	if (err) {
 		tm_cls_error(err, extack);
 		tm_krule_free(kr);
 		return err;
 	}
 	if (!sh && t->shadow)
-		tm_follow_replace(t->shadow, old, kr, cfg);
+		tm_txn_follow_replace(t->shadow, old, kr, cfg);
 	tm_krule_drop(sh, old);
 	if (sh)
-		tm_krule_made(sh, kr);
+		tm_txn_rule_made(sh, kr);
 	return 0;
 }
 
-int tm_rule_del(struct tm_table *t, struct tm_ruleset *rs,
-		struct tm_shadow *sh, u32 id, struct netlink_ext_ack *extack)
+/* Delete rule @id of @tg. */
+int tm_rule_del(const struct tm_target *tg, u32 id,
+		struct netlink_ext_ack *extack)
 {
-	struct tm_krule *kr = tm_rule_find(rs, id, NULL);
+	struct tm_krule *kr = tm_rule_find(tg->rs, id, NULL);
+	struct tm_shadow *sh = tg->shadow;
+	struct tm_table *t = tg->table;
 
+	lockdep_assert_held(&tg->tn->lock);
 	if (!kr) {
 		NL_SET_ERR_MSG(extack, "No rule with this id in this table");
 		return -ENOENT;
 	}
-	tm_rs_remove(rs, kr);
+	tm_ruleset_remove(tg->rs, kr);
 	if (!sh && t->shadow)
-		tm_follow_del(t->shadow, kr);
+		tm_txn_follow_del(t->shadow, kr);
 	tm_krule_drop(sh, kr);
 	return 0;
 }
@@ -517,21 +458,24 @@ static int tm_drop_one(struct tm_krule *kr, const struct tm_rule *r,
 }
 
 /*
- * Delete every rule: @rs gets an empty classifier, published at once when
- * @rs is the table's own (@sh NULL).
+ * Delete every rule of @tg: its rules get an empty classifier, published
+ * at once when they are the table's own.
  */
-int tm_rules_flush(struct tm_table *t, struct tm_ruleset *rs,
-		   struct tm_shadow *sh)
+int tm_rules_flush(const struct tm_target *tg)
 {
+	struct tm_table *t = tg->table;
+	struct tm_ruleset *rs = tg->rs;
+	struct tm_shadow *sh = tg->shadow;
 	struct tm_cls *cls = tm_rules_cls_new(t), *old = rs->cls;
 
+	lockdep_assert_held(&tg->tn->lock);
 	if (!cls)
 		return -ENOMEM;
 	if (sh) {
 		tm_cls_set_private(cls, true);
-		sh->flushed = true;
+		tm_txn_rules_flushed(sh);
 	} else if (t->shadow) {
-		tm_txn_spoil(t->shadow->txn);
+		tm_txn_follow_flush(t->shadow);
 	}
 	if (!sh)
 		rcu_assign_pointer(t->cls, cls);

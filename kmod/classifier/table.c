@@ -106,13 +106,6 @@ u32 tm_table_rules(const struct tm_table *t)
 	return t->rules.nrules;
 }
 
-/* The rules of @t changed. */
-void tm_table_changed(struct tm_net *tn, struct tm_table *t)
-{
-	lockdep_assert_held(&tn->lock);
-	tn->generation++;
-}
-
 static void tm_table_free(struct tm_table *t)
 {
 	free_percpu(t->stats);
@@ -184,8 +177,7 @@ int tm_table_add(struct net *net, const struct tm_table_cfg *cfg,
 		list_add_tail(&t->txn_node, &txn->tables_new);
 		return 0;
 	}
-	tn->generation++;
-	tm_genl_notify_table(net, t, TM_CMD_TABLE_NEW, tn->generation);
+	tm_genl_notify_table(net, t, TM_CMD_TABLE_NEW, tm_net_changed(tn));
 	return 0;
 }
 
@@ -221,8 +213,7 @@ int tm_table_del(struct net *net, struct tm_table *t, struct tm_txn *txn,
 
 	lockdep_assert_held(&tn->lock);
 	if (!txn) {
-		tn->generation++;
-		tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL, tn->generation);
+		tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL, tm_net_changed(tn));
 		tm_table_unlink(net, tn, t);
 		return 0;
 	}
@@ -308,9 +299,8 @@ void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		list_del(&t->txn_node);
 		t->txn_new = NULL;
 		if (committed) {
-			tn->generation++;
 			tm_genl_notify_table(net, t, TM_CMD_TABLE_NEW,
-					     tn->generation);
+					     tm_net_changed(tn));
 		} else {
 			tm_table_unlink(net, tn, t);
 		}
@@ -320,9 +310,8 @@ void tm_table_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		t->txn_del = NULL;
 		txn->ntables_del--;
 		if (committed) {
-			tn->generation++;
 			tm_genl_notify_table(net, t, TM_CMD_TABLE_DEL,
-					     tn->generation);
+					     tm_net_changed(tn));
 			tm_table_unlink(net, tn, t);
 		}
 	}
@@ -336,7 +325,7 @@ void tm_table_flush(struct net *net, struct tm_net *tn)
 	tm_txn_flush(net, tn);
 	list_for_each_entry_safe(t, tmp, &tn->tables, list)
 		tm_table_unlink(net, tn, t);
-	tn->generation++;
+	tm_net_changed(tn);
 }
 
 int tm_table_init(void)

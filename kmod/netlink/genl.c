@@ -19,6 +19,13 @@
 #include "txn.h"
 #include "netlink/genl.h"
 
+/* The ops pre_doit and post_doit see (TM_GENL_SPLIT_OPS: see Kbuild). */
+#ifdef TM_GENL_SPLIT_OPS
+#define tm_genl_op genl_split_ops
+#else
+#define tm_genl_op genl_ops
+#endif
+
 enum tm_mcgrp {
 	TM_MCGRP_EVENTS,
 };
@@ -249,6 +256,50 @@ static const struct nla_policy tm_lb_backend_policy[TM_A_MAX + 1] = {
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
+static const struct nla_policy tm_lb_backend_del_policy[TM_A_MAX + 1] = {
+	TM_POLICY_LB_NAME,
+	[TM_A_LB_BACKEND_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_TXN_ID] = { .type = NLA_U32 },
+};
+
+/*
+ * Before a command's doit (genl_ops.internal_flags): the namespace lock for
+ * every command that reads or changes the configuration (TM_NL_LOCK), held
+ * until post_doit, after the handler has replied and announced; and the
+ * table the command names, as its transaction sees it (TM_NL_TABLE:
+ * tm_nl_info_table(), tm_nl_info_txn()).  Dumps lock for each part.
+ */
+static int tm_nl_pre_doit(const struct tm_genl_op *ops, struct sk_buff *skb,
+			  struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct tm_txn *txn = NULL;
+	struct tm_table *t;
+
+	info->user_ptr[0] = NULL;
+	info->user_ptr[1] = NULL;
+	if (!(ops->internal_flags & TM_NL_LOCK))
+		return 0;
+	mutex_lock(&tn->lock);
+	if ((ops->internal_flags & TM_NL_TABLE) == TM_NL_TABLE) {
+		t = tm_nl_table(tn, info, &txn);
+		if (IS_ERR(t)) {
+			mutex_unlock(&tn->lock);
+			return PTR_ERR(t);
+		}
+		info->user_ptr[0] = txn;
+		info->user_ptr[1] = t;
+	}
+	return 0;
+}
+
+static void tm_nl_post_doit(const struct tm_genl_op *ops, struct sk_buff *skb,
+			    struct genl_info *info)
+{
+	if (ops->internal_flags & TM_NL_LOCK)
+		mutex_unlock(&tm_net(genl_info_net(info))->lock);
+}
+
 /*
  * Like nftables: every command, reads and dumps included, needs
  * CAP_NET_ADMIN over the user namespace owning the network namespace.  The
@@ -262,6 +313,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_stats_get_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_TABLE_NEW,
@@ -269,6 +321,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_table_new_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_TABLE_DEL,
@@ -276,6 +329,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_table_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_TABLE_GET,
@@ -284,6 +338,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_table_name_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_RULE_NEW,
@@ -291,6 +346,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_rule_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_RULE_SET,
@@ -298,6 +354,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_rule_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_RULE_DEL,
@@ -305,6 +362,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_rule_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_RULE_GET,
@@ -315,6 +373,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_rule_get_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_RULE_LOOKUP,
@@ -322,6 +381,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_rule_lookup_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_COUNTERS_RESET,
@@ -329,6 +389,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_rule_get_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_TABLE,
 	},
 	{
 		.cmd = TM_CMD_TXN_BEGIN,
@@ -336,6 +397,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_txn_begin_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_TXN_COMMIT,
@@ -343,6 +405,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_txn_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_TXN_ABORT,
@@ -350,6 +413,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_txn_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_SID_NEW,
@@ -357,6 +421,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_sid_new_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_SID_SET,
@@ -364,6 +429,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_sid_new_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_SID_LOAD,
@@ -371,6 +437,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_sid_load_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_SID_DEL,
@@ -378,6 +445,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_sid_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_SID_GET,
@@ -386,6 +454,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_sid_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_SERVICE_NEW,
@@ -393,6 +462,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_lb_service_new_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_SERVICE_DEL,
@@ -400,6 +470,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_lb_service_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_SERVICE_GET,
@@ -408,6 +479,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_lb_name_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_BACKEND_NEW,
@@ -415,13 +487,15 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_lb_backend_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_BACKEND_DEL,
 		.doit = tm_nl_lb_backend_del,
-		.policy = tm_lb_backend_policy,
+		.policy = tm_lb_backend_del_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_FLOW_GET,
@@ -436,6 +510,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_lb_name_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_FLUSH,
@@ -443,6 +518,7 @@ static const struct genl_ops tm_genl_ops[] = {
 		.policy = tm_txn_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 };
 
@@ -453,6 +529,8 @@ struct genl_family tm_genl_family __ro_after_init = {
 	.netnsok = true,
 	.parallel_ops = true,
 	.module = THIS_MODULE,
+	.pre_doit = tm_nl_pre_doit,
+	.post_doit = tm_nl_post_doit,
 	.ops = tm_genl_ops,
 	.n_ops = ARRAY_SIZE(tm_genl_ops),
 	.mcgrps = tm_mcgrps,

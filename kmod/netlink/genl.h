@@ -4,13 +4,16 @@
  * Documentation/netlink/specs/tuplemerge.yaml).  genl.c defines the family:
  * its commands, their policies and the events group; each kind of object
  * has its commands and its events in a file of its own: table_nl.c,
- * rule_nl.c, txn_nl.c, sid_nl.c, lb_nl.c.  Handlers take tm_net.lock
- * around what they do; the events are sent under it, so that listeners
- * see them in generation order.
+ * rule_nl.c, txn_nl.c, sid_nl.c, lb_nl.c.  The family's pre_doit takes
+ * tm_net.lock for every command (TM_NL_LOCK) and post_doit releases it,
+ * so that handlers and the code of the objects find it held; the events
+ * are sent under it, so that listeners see them in generation order.
+ * Dumps take it for each part they fill.
  */
 #ifndef _TM_GENL_H
 #define _TM_GENL_H
 
+#include <linux/bits.h>
 #include <net/genetlink.h>
 
 struct tm_lb_backend;
@@ -19,6 +22,25 @@ struct tm_net;
 struct tm_sid;
 struct tm_table;
 struct tm_txn;
+
+/*
+ * genl_ops.internal_flags: what the family's pre_doit does before a
+ * command; post_doit undoes it.
+ */
+#define TM_NL_LOCK	BIT(0)			/* holds tm_net.lock */
+#define TM_NL_TABLE	(BIT(1) | TM_NL_LOCK)	/* finds TM_A_TABLE_NAME */
+
+/* TM_NL_TABLE: the transaction the request names (TM_A_TXN_ID), or NULL. */
+static inline struct tm_txn *tm_nl_info_txn(const struct genl_info *info)
+{
+	return info->user_ptr[0];
+}
+
+/* TM_NL_TABLE: the table the request names, as its transaction sees it. */
+static inline struct tm_table *tm_nl_info_table(const struct genl_info *info)
+{
+	return info->user_ptr[1];
+}
 
 /* genl.c: the family, its events group */
 extern struct genl_family tm_genl_family;
@@ -30,7 +52,8 @@ int tm_put_generation(struct sk_buff *skb, u64 generation);
 
 /* table_nl.c: the table commands and the namespace's statistics */
 const char *tm_get_name(struct genl_info *info);
-struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info);
+struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info,
+			     struct tm_txn **txnp);
 int tm_nl_stats_get(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info);

@@ -232,7 +232,6 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	 */
 	cfg.hmac = tm_get_u32_or(info, TM_A_LB_HMAC_KEY, 0);
 
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	if (!err)
@@ -240,11 +239,9 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	if (!err && txn) {
 		txn->ops++;
 	} else if (!err) {
-		tn->generation++;
 		tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_NEW,
-			     tn->generation);
+			     tm_net_changed(tn));
 	}
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -256,7 +253,6 @@ int tm_nl_lb_service_del(struct sk_buff *skb, struct genl_info *info)
 	struct tm_txn *txn;
 	int err;
 
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	svc = err ? NULL : tm_nl_svc(tn, info, txn);
@@ -269,13 +265,11 @@ int tm_nl_lb_service_del(struct sk_buff *skb, struct genl_info *info)
 	} else {
 		err = tm_lb_svc_del(net, tn, svc, NULL, info->extack);
 		if (!err) {
-			tn->generation++;
 			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_DEL,
-				     tn->generation);
+				     tm_net_changed(tn));
 			tm_lb_svc_put(svc);
 		}
 	}
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -290,7 +284,6 @@ int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(TM_LB_SVC_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&tn->lock);
 	svc = tm_nl_svc(tn, info, NULL);
 	if (svc)
 		err = tm_fill_svc(msg, svc, NULL, info->snd_portid,
@@ -298,7 +291,6 @@ int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info)
 				  tn->generation, true);
 	else if (!info->attrs[TM_A_LB_NAME])
 		err = -EINVAL;
-	mutex_unlock(&tn->lock);
 	if (err) {
 		nlmsg_free(msg);
 		return err == -EMSGSIZE ? -EMSGSIZE : err;
@@ -351,14 +343,8 @@ static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
 	}
 	if (err)
 		return err;
+	/* Its own policy refuses a weight for TM_CMD_LB_BACKEND_DEL. */
 	b.weight = tm_get_u32_or(info, TM_A_LB_BACKEND_WEIGHT, 1);
-	if (cmd == TM_CMD_LB_BACKEND_DEL && info->attrs[TM_A_LB_BACKEND_WEIGHT]) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[TM_A_LB_BACKEND_WEIGHT],
-				    "Deleting a backend takes no weight");
-		return -EINVAL;
-	}
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	if (err)
@@ -373,14 +359,11 @@ static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
 					info->extack);
 	else
 		err = tm_lb_backend_del(svc, &b.sid, txn, info->extack);
-	if (!err && txn) {
+	if (!err && txn)
 		txn->ops++;
-	} else if (!err) {
-		tn->generation++;
-		tm_lb_notify(net, svc, &b, cmd, tn->generation);
-	}
+	else if (!err)
+		tm_lb_notify(net, svc, &b, cmd, tm_net_changed(tn));
 out:
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -400,13 +383,11 @@ int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info)
 	struct tm_lb_svc *svc;
 	int err = 0;
 
-	mutex_lock(&tn->lock);
 	svc = tm_nl_svc(tn, info, NULL);
 	if (svc)
 		tm_lflow_flush(&tn->lb, svc);
 	else
 		err = info->attrs[TM_A_LB_NAME] ? -ENOENT : -EINVAL;
-	mutex_unlock(&tn->lock);
 	return err;
 }
 

@@ -21,13 +21,6 @@ static void tm_ext_msg(struct netlink_ext_ack *extack, const char *msg)
 		extack->_msg = msg;
 }
 
-static u8 tm_table_fams(const struct tm_table *t)
-{
-	return t->family == TM_FAMILY_IPV4 ? TM_FAMS_V4 :
-	       t->family == TM_FAMILY_IPV6 ? TM_FAMS_V6 :
-	       TM_FAMS_V4 | TM_FAMS_V6;
-}
-
 /* An address attribute: 4 bytes (IPv4) or 16 (IPv6), network order. */
 static int tm_nl_addr(const struct nlattr *na, struct tm_addr *a, u8 *af,
 		      struct netlink_ext_ack *extack)
@@ -123,7 +116,7 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 	const struct nlattr *name = info->attrs[TM_A_RULE_LB_SERVICE];
 	struct tm_net *tn = tm_net(genl_info_net(info));
 	struct netlink_ext_ack *extack = info->extack;
-	struct tm_txn *txn;
+	struct tm_txn *txn = tm_nl_info_txn(info);
 
 	if (!name) {
 		NL_SET_ERR_MSG(extack, "The lb action needs a service");
@@ -140,9 +133,6 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 				    "An lb rule must be IPv6 only (family ip6 or IPv6 addresses)");
 		return -EINVAL;
 	}
-	txn = tm_nl_txn(tn, info);
-	if (IS_ERR(txn))
-		return PTR_ERR(txn);
 	cfg->svc = tm_lb_svc_find_txn(tn, nla_data(name), txn);
 	if (!cfg->svc) {
 		NL_SET_ERR_MSG_ATTR(extack, name,
@@ -157,27 +147,24 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 	return 0;
 }
 
-/* Parse a rule of table @t from the request (TM_CMD_RULE_NEW/SET). */
-static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
-			  struct tm_rule_cfg *cfg, bool replace)
+/*
+ * A rule from the request's attributes (TM_CMD_RULE_NEW/SET), each read
+ * and checked on its own: address lengths, prefix lengths and host bits,
+ * port ranges.  What the attributes mean together, and for table @t, is
+ * tm_nl_rule_check()'s.  *@af: the addresses' family, 0 without any.
+ */
+static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
+			    u8 *af)
 {
-	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **a = info->attrs;
-	u8 saf, daf, af;
-	const char *why;
+	u8 saf, daf;
 	int err;
 
 	memset(cfg, 0, sizeof(*cfg));
 	if (a[TM_A_RULE_ID])
 		cfg->id = nla_get_u32(a[TM_A_RULE_ID]);
-	if (replace && !cfg->id) {
-		NL_SET_ERR_MSG(extack, "Replace needs the id of the rule");
-		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_ID);
-		return -EINVAL;
-	}
 	if (a[TM_A_RULE_PRIORITY])
 		cfg->r.priority = nla_get_u32(a[TM_A_RULE_PRIORITY]);
-
 	err = tm_nl_prefix(info, TM_A_RULE_SRC, TM_A_RULE_SRC_LEN,
 			   &cfg->r.src, &cfg->r.src_len, &saf);
 	if (!err)
@@ -186,35 +173,11 @@ static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
 	if (err)
 		return err;
 	if (saf && daf && saf != daf) {
-		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_DST],
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_RULE_DST],
 				    "Source and destination addresses of different families");
 		return -EINVAL;
 	}
-	af = saf ?: daf;
-	if (a[TM_A_RULE_FAMILY]) {
-		u8 f = nla_get_u8(a[TM_A_RULE_FAMILY]);
-
-		cfg->fams = f == TM_FAMILY_IPV4 ? TM_FAMS_V4 :
-			    f == TM_FAMILY_IPV6 ? TM_FAMS_V6 :
-			    TM_FAMS_V4 | TM_FAMS_V6;
-		if (af && cfg->fams != (af == TM_AF_INET ? TM_FAMS_V4 :
-							    TM_FAMS_V6)) {
-			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_FAMILY],
-					    "Rule family does not match its addresses");
-			return -EINVAL;
-		}
-	} else if (af) {
-		cfg->fams = af == TM_AF_INET ? TM_FAMS_V4 : TM_FAMS_V6;
-	} else {
-		cfg->fams = tm_table_fams(t);
-	}
-	if (cfg->fams & ~tm_table_fams(t)) {
-		NL_SET_ERR_MSG(extack,
-			       "Rule family does not fit the table's family");
-		return -EINVAL;
-	}
-	cfg->r.family = cfg->fams & TM_FAMS_V4 ? TM_AF_INET : TM_AF_INET6;
-
+	*af = saf ?: daf;
 	err = tm_nl_ports(info, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
 			  &cfg->r.sport_lo, &cfg->r.sport_hi);
 	if (!err)
@@ -227,33 +190,78 @@ static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
 		cfg->r.proto = nla_get_u8(a[TM_A_RULE_PROTO]);
 	else
 		cfg->r.proto_any = 1;
-
-	if (a[TM_A_RULE_IIF]) {
-		if (t->hook == TM_HOOK_OUTPUT || t->hook == TM_HOOK_POSTROUTING) {
-			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_IIF],
-					    "Packets have no input interface at the table's hook");
-			return -EINVAL;
-		}
+	if (a[TM_A_RULE_IIF])
 		cfg->r.iif = nla_get_u32(a[TM_A_RULE_IIF]);
-	}
-	if (a[TM_A_RULE_OIF]) {
-		if (t->hook == TM_HOOK_PREROUTING || t->hook == TM_HOOK_INPUT) {
-			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_OIF],
-					    "Packets have no output interface at the table's hook");
-			return -EINVAL;
-		}
+	if (a[TM_A_RULE_OIF])
 		cfg->r.oif = nla_get_u32(a[TM_A_RULE_OIF]);
-	}
-
 	cfg->action = a[TM_A_RULE_ACTION] ? nla_get_u8(a[TM_A_RULE_ACTION]) :
 					    TM_ACT_ACCEPT;
-	if (a[TM_A_RULE_REJECT]) {
-		if (cfg->action != TM_ACT_REJECT) {
-			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_REJECT],
-					    "Reject type given for an action other than reject");
+	if (a[TM_A_RULE_REJECT])
+		cfg->reject = nla_get_u8(a[TM_A_RULE_REJECT]);
+	if (a[TM_A_RULE_MARK])
+		cfg->mark = nla_get_u32(a[TM_A_RULE_MARK]);
+	if (a[TM_A_RULE_COMMENT])
+		cfg->comment = nla_data(a[TM_A_RULE_COMMENT]);
+	if (a[TM_A_RULE_COOKIE])
+		cfg->cookie = nla_get_u64(a[TM_A_RULE_COOKIE]);
+	cfg->reset_counters = !!a[TM_A_RULE_RESET_COUNTERS];
+	return 0;
+}
+
+/*
+ * The one validation of a parsed rule of table @t: what its attributes
+ * mean together (families, action and its arguments), what the table's
+ * family and hook allow, then the core's own check (tm_rule_check()).
+ * @af: the family of its addresses, 0 without any.
+ */
+static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
+			    struct tm_rule_cfg *cfg, u8 af, bool replace)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	u8 table_fams = tm_fams_of_family(t->family);
+	struct nlattr **a = info->attrs;
+	const char *why;
+	int err;
+
+	if (replace && !cfg->id) {
+		NL_SET_ERR_MSG(extack, "Replace needs the id of the rule");
+		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_ID);
+		return -EINVAL;
+	}
+	if (a[TM_A_RULE_FAMILY]) {
+		cfg->fams = tm_fams_of_family(nla_get_u8(a[TM_A_RULE_FAMILY]));
+		if (af && cfg->fams != tm_fams_of_af(af)) {
+			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_FAMILY],
+					    "Rule family does not match its addresses");
 			return -EINVAL;
 		}
-		cfg->reject = nla_get_u8(a[TM_A_RULE_REJECT]);
+	} else {
+		cfg->fams = af ? tm_fams_of_af(af) : table_fams;
+	}
+	if (cfg->fams & ~table_fams) {
+		NL_SET_ERR_MSG(extack,
+			       "Rule family does not fit the table's family");
+		return -EINVAL;
+	}
+	cfg->r.family = cfg->fams & TM_FAMS_V4 ? TM_AF_INET : TM_AF_INET6;
+
+	if (a[TM_A_RULE_IIF] &&
+	    (t->hook == TM_HOOK_OUTPUT || t->hook == TM_HOOK_POSTROUTING)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_IIF],
+				    "Packets have no input interface at the table's hook");
+		return -EINVAL;
+	}
+	if (a[TM_A_RULE_OIF] &&
+	    (t->hook == TM_HOOK_PREROUTING || t->hook == TM_HOOK_INPUT)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_OIF],
+				    "Packets have no output interface at the table's hook");
+		return -EINVAL;
+	}
+
+	if (a[TM_A_RULE_REJECT] && cfg->action != TM_ACT_REJECT) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_REJECT],
+				    "Reject type given for an action other than reject");
+		return -EINVAL;
 	}
 	if (cfg->action == TM_ACT_REJECT) {
 		if (t->hook == TM_HOOK_POSTROUTING) {
@@ -268,14 +276,12 @@ static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
 			return -EINVAL;
 		}
 	}
-	if (a[TM_A_RULE_MARK]) {
-		if (cfg->action != TM_ACT_MARK) {
-			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_MARK],
-					    "Mark value given for an action other than mark");
-			return -EINVAL;
-		}
-		cfg->mark = nla_get_u32(a[TM_A_RULE_MARK]);
-	} else if (cfg->action == TM_ACT_MARK) {
+	if (a[TM_A_RULE_MARK] && cfg->action != TM_ACT_MARK) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_MARK],
+				    "Mark value given for an action other than mark");
+		return -EINVAL;
+	}
+	if (!a[TM_A_RULE_MARK] && cfg->action == TM_ACT_MARK) {
 		NL_SET_ERR_MSG(extack, "The mark action needs a mark value");
 		NL_SET_ERR_ATTR_MISS(extack, NULL, TM_A_RULE_MARK);
 		return -EINVAL;
@@ -290,17 +296,10 @@ static int tm_nl_rule_cfg(struct genl_info *info, const struct tm_table *t,
 		if (err)
 			return err;
 	}
-	if (a[TM_A_RULE_COMMENT])
-		cfg->comment = nla_data(a[TM_A_RULE_COMMENT]);
-	if (a[TM_A_RULE_COOKIE])
-		cfg->cookie = nla_get_u64(a[TM_A_RULE_COOKIE]);
-	if (a[TM_A_RULE_RESET_COUNTERS]) {
-		if (!replace) {
-			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_RESET_COUNTERS],
-					    "Counters can only be reset on a replace");
-			return -EINVAL;
-		}
-		cfg->reset_counters = true;
+	if (cfg->reset_counters && !replace) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_RESET_COUNTERS],
+				    "Counters can only be reset on a replace");
+		return -EINVAL;
 	}
 	err = tm_rule_check(&cfg->r, &why);
 	if (err)
@@ -330,13 +329,11 @@ static int tm_put_ports(struct sk_buff *skb, int amin, int amax, u16 lo,
 static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
 		       const struct tm_rule *r, bool counters)
 {
-	u8 fam = kr->fams == TM_FAMS_V4 ? TM_FAMILY_IPV4 :
-		 kr->fams == TM_FAMS_V6 ? TM_FAMILY_IPV6 : TM_FAMILY_INET;
 	u64 packets, bytes;
 
 	if (nla_put_u32(skb, TM_A_RULE_ID, kr->id) ||
 	    nla_put_u32(skb, TM_A_RULE_PRIORITY, r->priority) ||
-	    nla_put_u8(skb, TM_A_RULE_FAMILY, fam) ||
+	    nla_put_u8(skb, TM_A_RULE_FAMILY, tm_family_of_fams(kr->fams)) ||
 	    nla_put_u8(skb, TM_A_RULE_ACTION, kr->action))
 		return -EMSGSIZE;
 	if (r->src_len &&
@@ -442,104 +439,73 @@ void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
 	tm_genl_multicast(net, skb);
 }
 
-/*
- * Where a change goes: the table's own rules (*shp NULL), or the copy of
- * transaction TM_A_TXN_ID.  @flush: the change is a flush.
- */
-static int tm_nl_target(struct tm_net *tn, struct genl_info *info,
-			struct tm_table *t, bool flush,
-			struct tm_ruleset **rsp, struct tm_shadow **shp,
-			struct tm_txn **txnp)
-{
-	struct tm_shadow *sh;
-	struct tm_txn *txn;
-
-	*txnp = NULL;
-	*shp = NULL;
-	*rsp = &t->rules;
-	txn = tm_nl_txn(tn, info);
-	if (IS_ERR_OR_NULL(txn))
-		return PTR_ERR_OR_ZERO(txn);
-	sh = tm_txn_shadow(txn, t, flush, info->extack);
-	if (IS_ERR(sh))
-		return PTR_ERR(sh);
-	*txnp = txn;
-	*shp = sh;
-	*rsp = &sh->rules;
-	return 0;
-}
-
-/* A change was made to @rs: count it, or publish and announce it. */
-static void tm_nl_changed(struct net *net, struct tm_net *tn,
-			  struct tm_table *t, struct tm_shadow *sh,
+/* A change was made to @tg: count it, or announce it. */
+static void tm_nl_changed(struct net *net, const struct tm_target *tg,
 			  struct tm_txn *txn, u32 id, u8 cmd)
 {
+	struct tm_table *t = tg->table;
 	const struct tm_krule *kr = NULL;
 	const struct tm_rule *r = NULL;
+	u64 generation;
 
-	if (sh) {
-		sh->ops++;
+	if (tg->shadow) {
+		tg->shadow->ops++;
 		txn->ops++;
 		return;
 	}
-	tm_table_changed(tn, t);
+	generation = tm_net_changed(tg->tn);
 	if (cmd == TM_CMD_RULE_DEL) {
 		/* Gone: announce the id alone (none for a flush). */
 		struct tm_krule gone = { .id = id };
 
 		tm_notify_rule(net, t, id ? &gone : NULL, NULL, cmd,
-			       tn->generation);
+			       generation);
 		return;
 	}
 	kr = tm_rule_find(&t->rules, id, &r);
-	tm_notify_rule(net, t, kr, r, cmd, tn->generation);
+	tm_notify_rule(net, t, kr, r, cmd, generation);
 }
 
 static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
 			     u8 cmd)
 {
 	struct net *net = genl_info_net(info);
+	struct tm_txn *txn = tm_nl_info_txn(info);
+	struct tm_table *t = tm_nl_info_table(info);
 	struct tm_net *tn = tm_net(net);
 	struct sk_buff *echo = NULL;
 	const struct tm_krule *kr;
 	const struct tm_rule *r;
-	struct tm_ruleset *rs;
 	struct tm_rule_cfg cfg;
-	struct tm_shadow *sh;
-	struct tm_table *t;
-	struct tm_txn *txn;
+	struct tm_target tg;
 	int err;
+	u8 af;
 
 	if (info->nlhdr->nlmsg_flags & NLM_F_ECHO) {
 		echo = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 		if (!echo)
 			return -ENOMEM;
 	}
-	mutex_lock(&tn->lock);
-	t = tm_nl_table(tn, info);
-	err = PTR_ERR_OR_ZERO(t);
+	err = tm_nl_rule_parse(info, &cfg, &af) ?:
+	      tm_nl_rule_check(info, t, &cfg, af, cmd == TM_CMD_RULE_SET);
 	if (err)
 		goto out;
-	err = tm_nl_rule_cfg(info, t, &cfg, cmd == TM_CMD_RULE_SET);
-	if (err)
-		goto out;
-	err = tm_nl_target(tn, info, t, false, &rs, &sh, &txn);
+	err = tm_txn_target(tn, txn, t, false, &tg, info->extack);
 	if (err)
 		goto out;
 	if (cmd == TM_CMD_RULE_NEW)
-		err = tm_rule_add(t, rs, sh, &cfg, info->extack);
+		err = tm_rule_add(&tg, &cfg, info->extack);
 	else
-		err = tm_rule_replace(t, rs, sh, &cfg, info->extack);
+		err = tm_rule_replace(&tg, &cfg, info->extack);
 	if (err)
 		goto out;
-	tm_nl_changed(net, tn, t, sh, txn, cfg.id, cmd);
+	tm_nl_changed(net, &tg, txn, cfg.id, cmd);
 	if (echo) {
-		kr = tm_rule_find(rs, cfg.id, &r);
+		kr = tm_rule_find(tg.rs, cfg.id, &r);
 		err = tm_fill_rule(echo, t, kr, r, info->snd_portid,
 				   info->snd_seq, 0, cmd, tn->generation);
 	}
 out:
-	mutex_unlock(&tn->lock);
 	if (!echo)
 		return err;
 	if (err) {
@@ -565,41 +531,33 @@ int tm_nl_rule_del(struct sk_buff *skb, struct genl_info *info)
 	struct net *net = genl_info_net(info);
 	struct tm_net *tn = tm_net(net);
 	const struct nlattr *ida = info->attrs[TM_A_RULE_ID];
+	struct tm_txn *txn = tm_nl_info_txn(info);
 	u32 id = ida ? nla_get_u32(ida) : 0;
-	struct tm_ruleset *rs;
-	struct tm_shadow *sh;
-	struct tm_table *t;
-	struct tm_txn *txn;
+	struct tm_target tg;
 	int err;
 
-	mutex_lock(&tn->lock);
-	t = tm_nl_table(tn, info);
-	err = PTR_ERR_OR_ZERO(t);
+	err = tm_txn_target(tn, txn, tm_nl_info_table(info), !id, &tg,
+			    info->extack);
 	if (err)
-		goto out;
-	err = tm_nl_target(tn, info, t, !id, &rs, &sh, &txn);
-	if (err)
-		goto out;
+		return err;
 	if (id) {
-		err = tm_rule_del(t, rs, sh, id, info->extack);
+		err = tm_rule_del(&tg, id, info->extack);
 		if (err)
 			NL_SET_BAD_ATTR(info->extack, ida);
 	} else {
-		err = tm_rules_flush(t, rs, sh);
+		err = tm_rules_flush(&tg);
 	}
 	if (!err)
-		tm_nl_changed(net, tn, t, sh, txn, id, TM_CMD_RULE_DEL);
-out:
-	mutex_unlock(&tn->lock);
+		tm_nl_changed(net, &tg, txn, id, TM_CMD_RULE_DEL);
 	return err;
 }
 
 int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct tm_table *t = tm_nl_info_table(info);
 	const struct tm_krule *kr;
 	const struct tm_rule *r;
-	struct tm_table *t;
 	struct sk_buff *msg;
 	int err;
 
@@ -608,11 +566,6 @@ int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&tn->lock);
-	t = tm_nl_table(tn, info);
-	err = PTR_ERR_OR_ZERO(t);
-	if (err)
-		goto out;
 	kr = tm_rule_find(&t->rules, nla_get_u32(info->attrs[TM_A_RULE_ID]),
 			  &r);
 	if (!kr) {
@@ -624,7 +577,6 @@ int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info)
 	err = tm_fill_rule(msg, t, kr, r, info->snd_portid, info->snd_seq, 0,
 			   TM_CMD_RULE_GET, tn->generation);
 out:
-	mutex_unlock(&tn->lock);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -720,12 +672,11 @@ int tm_nl_rule_dump_done(struct netlink_callback *cb)
 
 int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
 {
-	struct tm_net *tn = tm_net(genl_info_net(info));
 	struct nlattr **a = info->attrs;
 	const struct tm_krule *kr = NULL;
 	const struct tm_rule *r;
+	struct tm_table *t = tm_nl_info_table(info);
 	struct tm_key k = {};
-	struct tm_table *t;
 	struct sk_buff *msg;
 	u32 probes = 0;
 	u8 saf, daf;
@@ -755,13 +706,7 @@ int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&tn->lock);
-	t = tm_nl_table(tn, info);
-	err = PTR_ERR_OR_ZERO(t);
-	if (err)
-		goto out;
-	if (!(tm_table_fams(t) & (saf == TM_AF_INET ? TM_FAMS_V4 :
-						       TM_FAMS_V6))) {
+	if (!(tm_fams_of_family(t->family) & tm_fams_of_af(saf))) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_KEY_SRC],
 				    "The table does not see packets of this family");
 		err = -EINVAL;
@@ -770,7 +715,7 @@ int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
 	rcu_read_lock();
 	r = tm_cls_lookup_probes(t->rules.cls, &k, &probes);
 	rcu_read_unlock();
-	/* Under tn->lock @r and its tm_krule stay. */
+	/* Under tm_net.lock @r and its tm_krule stay. */
 	if (r)
 		kr = (const struct tm_krule *)(uintptr_t)r->action;
 	err = -EMSGSIZE;
@@ -786,7 +731,6 @@ int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
 	genlmsg_end(msg, hdr);
 	err = 0;
 out:
-	mutex_unlock(&tn->lock);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -803,16 +747,9 @@ static int tm_reset_one(struct tm_krule *kr, const struct tm_rule *r,
 
 int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info)
 {
-	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct tm_table *t = tm_nl_info_table(info);
 	struct tm_krule *kr;
-	struct tm_table *t;
-	int err;
 
-	mutex_lock(&tn->lock);
-	t = tm_nl_table(tn, info);
-	err = PTR_ERR_OR_ZERO(t);
-	if (err)
-		goto out;
 	if (info->attrs[TM_A_RULE_ID]) {
 		kr = tm_rule_find(&t->rules,
 				  nla_get_u32(info->attrs[TM_A_RULE_ID]), NULL);
@@ -820,14 +757,11 @@ int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info)
 			NL_SET_ERR_MSG_ATTR(info->extack,
 					    info->attrs[TM_A_RULE_ID],
 					    "No rule with this id in this table");
-			err = -ENOENT;
-			goto out;
+			return -ENOENT;
 		}
 		tm_cnt_reset(kr->cnt);
 	} else {
 		tm_rules_for_each(&t->rules, tm_reset_one, NULL);
 	}
-out:
-	mutex_unlock(&tn->lock);
-	return err;
+	return 0;
 }

@@ -141,7 +141,6 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	/* Both the socket's opener and the caller, as GENL_ADMIN_PERM. */
 	cfg.global_ok = netlink_capable(skb, CAP_NET_ADMIN);
 
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	if (!err)
@@ -150,12 +149,10 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	if (!err && txn) {
 		txn->ops++;
 	} else if (!err) {
-		tn->generation++;
 		tm_sid_notify(net, sid,
 			      replace ? TM_CMD_SID_SET : TM_CMD_SID_NEW,
-			      tn->generation);
+			      tm_net_changed(tn));
 	}
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -197,7 +194,6 @@ int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_SID_LOAD))
 		return -EINVAL;
-	mutex_lock(&tn->lock);
 	sid = tm_sid_bound(tn, info, &a, NULL);
 	if (!sid) {
 		err = -ENOENT;
@@ -205,7 +201,6 @@ int tm_nl_sid_load(struct sk_buff *skb, struct genl_info *info)
 		/* Read by the hook without a lock. */
 		WRITE_ONCE(sid->load, nla_get_u32(info->attrs[TM_A_SID_LOAD]));
 	}
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -221,7 +216,6 @@ int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 	err = tm_get_sid(info, &a);
 	if (err)
 		return err;
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	sid = err ? NULL : tm_sid_bound(tn, info, &a, txn);
@@ -232,11 +226,9 @@ int tm_nl_sid_del(struct sk_buff *skb, struct genl_info *info)
 		if (!err)
 			txn->ops++;
 	} else {
-		tn->generation++;
-		tm_sid_notify(net, sid, TM_CMD_SID_DEL, tn->generation);
+		tm_sid_notify(net, sid, TM_CMD_SID_DEL, tm_net_changed(tn));
 		tm_sid_del(net, tn, sid, NULL, info->extack);
 	}
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -254,7 +246,6 @@ int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&tn->lock);
 	sid = tm_sid_bound(tn, info, &a, NULL);
 	if (!sid) {
 		err = -ENOENT;
@@ -262,7 +253,6 @@ int tm_nl_sid_get(struct sk_buff *skb, struct genl_info *info)
 		err = tm_fill_sid(msg, sid, info->snd_portid, info->snd_seq, 0,
 				  TM_CMD_SID_GET, tn->generation, true);
 	}
-	mutex_unlock(&tn->lock);
 	if (err) {
 		nlmsg_free(msg);
 		return err;

@@ -121,15 +121,10 @@ int tm_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
 				TM_CMD_STATS_GET);
-	if (!hdr)
+	if (!hdr ||
+	    nla_put_u32(msg, TM_A_NET_TABLES, tm_tables_visible(tn)) ||
+	    tm_put_generation(msg, tn->generation))
 		goto nospace;
-	mutex_lock(&tn->lock);
-	if (nla_put_u32(msg, TM_A_NET_TABLES, tm_tables_visible(tn)) ||
-	    tm_put_generation(msg, tn->generation)) {
-		mutex_unlock(&tn->lock);
-		goto nospace;
-	}
-	mutex_unlock(&tn->lock);
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
 
@@ -170,7 +165,6 @@ int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[TM_A_TABLE_MAX_TUPLES])
 		cfg.max_tuples =
 			nla_get_u32(info->attrs[TM_A_TABLE_MAX_TUPLES]);
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	if (!err)
@@ -178,7 +172,6 @@ int tm_nl_table_new(struct sk_buff *skb, struct genl_info *info)
 				   info->extack);
 	if (!err && txn)
 		txn->ops++;
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -189,51 +182,38 @@ int tm_nl_table_del(struct sk_buff *skb, struct genl_info *info)
 	struct tm_net *tn = tm_net(net);
 	struct tm_table *t;
 	struct tm_txn *txn;
-	int err = 0;
+	int err;
 
-	mutex_lock(&tn->lock);
-	txn = tm_nl_txn(tn, info);
-	if (IS_ERR(txn)) {
-		err = PTR_ERR(txn);
-	} else if (info->attrs[TM_A_TABLE_NAME]) {
-		t = tm_nl_table(tn, info);
-		err = PTR_ERR_OR_ZERO(t);
-		if (!err)
-			err = tm_table_del(net, t, txn, info->extack);
+	if (info->attrs[TM_A_TABLE_NAME]) {
+		t = tm_nl_table(tn, info, &txn);
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		err = tm_table_del(net, t, txn, info->extack);
 	} else {
+		txn = tm_nl_txn(tn, info);
+		if (IS_ERR(txn))
+			return PTR_ERR(txn);
 		err = tm_tables_del_all(net, txn, true, info->extack) ?:
 		      tm_tables_del_all(net, txn, false, info->extack);
 	}
 	if (!err && txn)
 		txn->ops++;
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
+/* TM_NL_TABLE: the family's pre_doit found the table. */
 int tm_nl_table_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tm_net *tn = tm_net(genl_info_net(info));
-	const char *name = tm_get_name(info);
-	struct tm_table *t;
 	struct sk_buff *msg;
 	int err;
 
-	if (!name)
-		return -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&tn->lock);
-	t = tm_table_find(tn, name);
-	if (!t) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],
-				    "No table with this name");
-		err = -ENOENT;
-	} else {
-		err = tm_fill_table(msg, t, info->snd_portid, info->snd_seq, 0,
-				    TM_CMD_TABLE_GET, tn->generation);
-	}
-	mutex_unlock(&tn->lock);
+	err = tm_fill_table(msg, tm_nl_info_table(info), info->snd_portid,
+			    info->snd_seq, 0, TM_CMD_TABLE_GET,
+			    tn->generation);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -275,8 +255,13 @@ int tm_nl_table_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ?: skb->len;
 }
 
-/* The table TM_A_TABLE_NAME, as the request's transaction (if any) sees it. */
-struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info)
+/*
+ * The table TM_A_TABLE_NAME, as the request's transaction sees it; that
+ * transaction in *@txnp (NULL: none).  The family's pre_doit calls it for
+ * the commands flagged TM_NL_TABLE.
+ */
+struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info,
+			     struct tm_txn **txnp)
 {
 	const char *name = tm_get_name(info);
 	struct tm_table *t;
@@ -287,6 +272,7 @@ struct tm_table *tm_nl_table(struct tm_net *tn, struct genl_info *info)
 	txn = tm_nl_txn(tn, info);
 	if (IS_ERR(txn))
 		return ERR_CAST(txn);
+	*txnp = txn;
 	t = tm_table_find_txn(tn, name, txn);
 	if (!t) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_TABLE_NAME],

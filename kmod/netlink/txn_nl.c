@@ -45,7 +45,6 @@ int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info)
 	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
 				TM_CMD_TXN_BEGIN);
 	err = hdr ? 0 : -EMSGSIZE;
-	mutex_lock(&tn->lock);
 	if (!err)
 		err = tm_txn_begin(tn, info->snd_portid, &id, info->extack);
 	if (!err && (nla_put_u32(msg, TM_A_TXN_ID, id) ||
@@ -54,7 +53,6 @@ int tm_nl_txn_begin(struct sk_buff *skb, struct genl_info *info)
 			     tm_txn_find(tn, id, info->snd_portid, true, NULL));
 		err = -EMSGSIZE;
 	}
-	mutex_unlock(&tn->lock);
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -72,7 +70,6 @@ static int tm_nl_txn_end(struct genl_info *info, bool commit)
 
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_TXN_ID))
 		return -EINVAL;
-	mutex_lock(&tn->lock);
 	txn = tm_txn_find(tn, nla_get_u32(info->attrs[TM_A_TXN_ID]),
 			  info->snd_portid, true, info->extack);
 	if (IS_ERR(txn)) {
@@ -88,7 +85,6 @@ static int tm_nl_txn_end(struct genl_info *info, bool commit)
 	} else {
 		tm_txn_abort(net, tn, txn);
 	}
-	mutex_unlock(&tn->lock);
 	return err;
 }
 
@@ -114,7 +110,6 @@ int tm_nl_flush(struct sk_buff *skb, struct genl_info *info)
 	struct tm_txn *txn, *own = NULL;
 	int err;
 
-	mutex_lock(&tn->lock);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
 	if (!err && !txn) {
@@ -130,6 +125,5 @@ int tm_nl_flush(struct sk_buff *skb, struct genl_info *info)
 		err = tm_txn_commit(net, tn, own, info->extack);
 	else if (!err)
 		txn->ops++;
-	mutex_unlock(&tn->lock);
 	return err;
 }

@@ -1227,8 +1227,7 @@ static void tm_lb_notify_backend(struct net *net, struct tm_net *tn,
 				 const struct tm_lb_svc *svc,
 				 const struct tm_lb_backend *b, u8 cmd)
 {
-	tn->generation++;
-	tm_lb_notify(net, svc, b, cmd, tn->generation);
+	tm_lb_notify(net, svc, b, cmd, tm_net_changed(tn));
 }
 
 /*
@@ -1246,9 +1245,8 @@ void tm_lb_txn_announce(struct net *net, struct tm_net *tn,
 	lockdep_assert_held(&tn->lock);
 	list_for_each_entry(svc, &txn->svcs, txn_node) {
 		if (svc->txn_op == TM_TXN_NEW) {
-			tn->generation++;
 			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_NEW,
-				     tn->generation);
+				     tm_net_changed(tn));
 			for (i = 0; i < svc->nbackends; i++)
 				tm_lb_notify_backend(net, tn, svc,
 						     &svc->backends[i],
@@ -1311,9 +1309,8 @@ void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		}
 		tm_lb_svc_txn_forget(svc);
 		if (op == TM_TXN_DEL && committed) {
-			tn->generation++;
 			tm_lb_notify(net, svc, NULL, TM_CMD_LB_SERVICE_DEL,
-				     tn->generation);
+				     tm_net_changed(tn));
 			list_add_tail(&svc->txn_node, &gone);
 		}
 	}

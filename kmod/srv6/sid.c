@@ -938,15 +938,15 @@ void tm_sid_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		}
 		if (op == TM_TXN_SET && !sid->txn_changed)
 			continue;
-		tn->generation++;
 		if (op == TM_TXN_DEL) {
 			txn->nsids_del--;
-			tm_sid_notify(net, sid, TM_CMD_SID_DEL, tn->generation);
+			tm_sid_notify(net, sid, TM_CMD_SID_DEL,
+				      tm_net_changed(tn));
 			list_add_tail(&sid->txn_node, &gone);
 			continue;
 		}
 		tm_sid_notify(net, sid, op == TM_TXN_NEW ? TM_CMD_SID_NEW :
-				    TM_CMD_SID_SET, tn->generation);
+				    TM_CMD_SID_SET, tm_net_changed(tn));
 	}
 	tm_sids_gone(net, s, &gone);
 }
