@@ -280,12 +280,41 @@ $(CHECKPATCH):
 		linux-source-6.1/scripts/const_structs.checkpatch
 	@touch $@
 
+# The netlink ABI against its YAML spec (Documentation/kernel.rst): the
+# kernel's JSON schemas of the specs (Documentation/netlink/) and ynl
+# (tools/net/ynl/, whose cli.py selftests/ynl_cli.sh runs), and the
+# kernel-doc of make style, from Debian's linux-source-6.12, extracted once
+# into build/linux-6.12; then
+# tools/spec-check.py, and its own test.  Part of check-style.
+LINUX612_TAR ?= /usr/src/linux-source-6.12.tar.xz
+LINUX612 := $(BUILD)/linux-6.12
+$(LINUX612)/.stamp: $(wildcard $(LINUX612_TAR))
+	@test -f $(LINUX612_TAR) || \
+		{ echo "spec-check: linux-source-6.12 missing, run make deps"; exit 1; }
+	rm -rf $(LINUX612) && mkdir -p $(LINUX612)
+	tar -xJf $(LINUX612_TAR) -C $(LINUX612) --strip-components=1 \
+		linux-source-6.12/Documentation/netlink \
+		linux-source-6.12/tools/net/ynl \
+		linux-source-6.12/scripts/kernel-doc
+	@touch $@
+
+.PHONY: spec-check
+spec-check: $(LINUX612)/.stamp
+	tools/spec-check.py --ksrc $(LINUX612)
+	KSRC=$(LINUX612) bash tools/test_spec_check.sh
+
+check-style: spec-check
+
 C_SOURCES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 SH_SOURCES = $(shell git ls-files '*.sh' .ci/run selftests/vm/init 2>/dev/null)
 
 # Userspace has no compiler_attributes.h (tools define __printf themselves)
 # and must use libFuzzer's CamelCase entry point.
-style: $(CHECKPATCH)
+# kernel-doc of 6.12 (-Wall: undescribed members and return values too) on
+# the module and the uapi; the DOC: sections copied into Documentation/
+# must be up to date (tools/doc-sync.sh).
+KERNELDOC := $(LINUX612)/scripts/kernel-doc
+style: $(CHECKPATCH) $(LINUX612)/.stamp
 	$(CHECKPATCH) --strict --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES \
 		-f $(filter-out tools/% selftests/%,$(C_SOURCES))
@@ -293,6 +322,8 @@ style: $(CHECKPATCH)
 		--ignore FILE_PATH_CHANGES,PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE \
 		-f $(filter tools/% selftests/%,$(C_SOURCES))
 	shellcheck -x $(SH_SOURCES)
+	$(KERNELDOC) -none -Wall -Werror $(filter kmod/% include/%,$(C_SOURCES))
+	KERNELDOC=$(KERNELDOC) tools/doc-sync.sh -c
 
 sparse: $(addprefix sparse-,$(KVERS))
 

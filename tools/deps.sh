@@ -9,8 +9,11 @@
 #   tools/deps.sh              what `make check` needs
 #   tools/deps.sh debug-kernel also what building the debug guest kernel
 #                              needs (`make vm-check KVER=6.12-debug`):
-#                              Debian's linux-source-6.12 and the kernel's
-#                              build tools; `make check` does not need them
+#                              the kernel's build tools; `make check` does
+#                              not need them (Debian's linux-source-6.12,
+#                              the kernel's source, is in the default set:
+#                              `make spec-check` takes the netlink schemas
+#                              and ynl from it)
 
 set -eu
 
@@ -29,7 +32,7 @@ pkgs=(
 	build-essential make gcc-12 pkg-config libmnl-dev liburcu-dev
 	libjansson-dev
 	clang libclang-rt-14-dev valgrind
-	sparse shellcheck linux-source-6.1
+	sparse shellcheck linux-source-6.1 linux-source-6.12 python3-jsonschema
 	dkms kmod cpio busybox-static qemu-system-x86
 	iproute2 iputils-ping nftables iptables socat python3 python3-yaml
 	ethtool gnuplot-nox
@@ -70,8 +73,7 @@ pkgs+=("$h61" "$h612")
 for what in "$@"; do
 	case $what in
 	debug-kernel)
-		pkgs+=(linux-source-6.12 flex bison bc libelf-dev libssl-dev
-		       xz-utils rsync) ;;
+		pkgs+=(flex bison bc libelf-dev libssl-dev xz-utils rsync) ;;
 	*)
 		echo "deps: unknown set '$what' (known: debug-kernel)" >&2
 		exit 2 ;;
