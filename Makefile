@@ -168,13 +168,25 @@ check-core:
 # The README's test command.  Dependencies first, in their own step, so that
 # the rest sees the headers they install.  The 6.12 suite runs the tmctl
 # of the package make deb built.
+#
+# Every selftest runs on both kernels, the long ones in full on 6.12 only,
+# so that CI stays under an hour: on 6.1, module_reload.sh cycles 30 times
+# (not 100), the fuzzers run 30 s (not 70 and 45), churn.sh and
+# split_race.sh 12 s (not 40 and 30), and the SRLB experiment, a
+# measurement more than a kernel check, is left to 6.12.  `make vm-check
+# KVER=6.1` runs them all in full.  The runner's self-test runs only its
+# broken modules: the suites have just shown a good one passing.
+CHECK61_ENV := CYCLES=30 FUZZ_TIME=30 DURATION=12
+CHECK61_TESTS = $(filter-out lib% srlb_experiment.sh,\
+	$(notdir $(wildcard selftests/*.sh)))
 check:
 	bash tools/deps.sh
 	$(MAKE) check-style check-core modules-all tools deb
-	@# module_reload.sh's 100 cycles on 6.12 only: CI stays under an hour.
-	$(MAKE) vm-check KVER=6.1 VM_ENV=CYCLES=30
+	$(MAKE) vm-check KVER=6.1 VM_ENV="$(CHECK61_ENV)" \
+		TESTS="$(CHECK61_TESTS)"
 	$(MAKE) vm-check KVER=6.12 VM_TMCTL=$(DEB_DIR)/root/usr/sbin/tmctl
-	$(MAKE) vm-selftest demo-run
+	TM_SELFTEST_FAULTS_ONLY=1 $(MAKE) vm-selftest
+	$(MAKE) demo-run
 
 check-style: style sparse
 
