@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tmctl stats: the counters of the current network namespace, then one
- * line per table: rules, hash tables, memory and lookups.
+ * line per table: rules, tuples (hash tables), memory and lookups.
  */
 #include "tmctl.h"
 

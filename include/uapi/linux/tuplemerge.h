@@ -57,9 +57,10 @@
  *
  *	Tables also report their TupleMerge parameters (TM_A_TABLE_COLLIDE,
  *	TM_A_TABLE_MAX_RULES, TM_A_TABLE_MAX_TUPLES, settable at creation)
- *	and statistics: TM_A_TABLE_TUPLES (hash tables), TM_A_TABLE_BYTES,
- *	TM_A_TABLE_LOOKUPS, TM_A_TABLE_MATCHES, TM_A_TABLE_PROBES (hash
- *	tables probed by all lookups: PROBES / LOOKUPS is the average).
+ *	and statistics: TM_A_TABLE_TUPLES (tuples, the hash tables of the
+ *	tuple space), TM_A_TABLE_BYTES, TM_A_TABLE_LOOKUPS,
+ *	TM_A_TABLE_MATCHES, TM_A_TABLE_PROBES (tuples probed by all
+ *	lookups: PROBES / LOOKUPS is the average).
  *
  * Rules
  * -----
@@ -519,11 +520,11 @@ enum tm_attr {
 	TM_A_TABLE_COLLIDE,	/* u8: TupleMerge collision limit, 1..128 */
 	TM_A_TABLE_MAX_RULES,	/* u32: 1..TM_MAX_RULES_LIMIT */
 	TM_A_TABLE_MAX_TUPLES,	/* u32: 1..TM_MAX_TUPLES_LIMIT, per family */
-	TM_A_TABLE_TUPLES,	/* u32: hash tables in use */
+	TM_A_TABLE_TUPLES,	/* u32: tuples (hash tables) in use */
 	TM_A_TABLE_BYTES,	/* u64: memory used by the rules */
 	TM_A_TABLE_LOOKUPS,	/* u64: packets classified */
 	TM_A_TABLE_MATCHES,	/* u64: of which a rule matched */
-	TM_A_TABLE_PROBES,	/* u64: hash tables probed, in all */
+	TM_A_TABLE_PROBES,	/* u64: tuples probed, in all */
 	TM_A_RULE_ID,		/* u32: 1..TM_RULE_ID_MAX */
 	TM_A_RULE_PRIORITY,	/* u32: lower wins */
 	TM_A_RULE_FAMILY,	/* u8: enum tm_family */
@@ -554,7 +555,7 @@ enum tm_attr {
 	TM_A_KEY_PROTO,		/* u8 */
 	TM_A_KEY_IIF,		/* u32 */
 	TM_A_KEY_OIF,		/* u32 */
-	TM_A_LOOKUP_PROBES,	/* u32: hash tables the lookup probed */
+	TM_A_LOOKUP_PROBES,	/* u32: tuples the lookup probed */
 	TM_A_TXN_ID,		/* u32 */
 	TM_A_TXN_OPS,		/* u32: requests a commit applied */
 	TM_A_SID_ADDR,		/* binary: 16 bytes, the SID (an IPv6 address
