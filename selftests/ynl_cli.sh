@@ -147,12 +147,13 @@ test_tmctl()
 	list=$(tm -s rule list t)
 	check_err $? "tmctl rule list t"
 	# The rules of the dump, in id order: each src/len as tmctl prints it.
-	mapfile -t ids < <(grep -o '"rule-id": [0-9]*' <<<"$RULES" |
-		cut -d' ' -f2)
-	mapfile -t srcs < <(grep -o '"rule-src": "[^"]*"' <<<"$RULES" |
-		cut -d'"' -f4)
-	mapfile -t lens < <(grep -o '"rule-src-len": [0-9]*' <<<"$RULES" |
-		cut -d' ' -f2)
+	# (No process substitution: the guest has no /dev/fd.)
+	mapfile -t ids <<<"$(grep -o '"rule-id": [0-9]*' <<<"$RULES" |
+		cut -d' ' -f2)"
+	mapfile -t srcs <<<"$(grep -o '"rule-src": "[^"]*"' <<<"$RULES" |
+		cut -d'"' -f4)"
+	mapfile -t lens <<<"$(grep -o '"rule-src-len": [0-9]*' <<<"$RULES" |
+		cut -d' ' -f2)"
 	expect_eq "rules in the dump" "${#ids[@]} ${#srcs[@]} ${#lens[@]}" \
 		"2 2 2"
 	for i in "${!ids[@]}"; do
