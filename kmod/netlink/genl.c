@@ -40,13 +40,52 @@ static const struct genl_multicast_group tm_mcgrps[] = {
 			      .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
-bool tm_genl_listening(struct net *net)
+/**
+ * tm_put_counters() - counters as u64 attributes
+ * @skb: the message
+ * @attrs: the attribute of each counter
+ * @c: the counters
+ * @n: how many
+ *
+ * Return: 0, or -EMSGSIZE.
+ */
+int tm_put_counters(struct sk_buff *skb, const u8 *attrs, const u64 *c,
+		    unsigned int n)
 {
-	return genl_has_listeners(&tm_genl_family, net, TM_MCGRP_EVENTS);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (nla_put_u64_64bit(skb, attrs[i], c[i], TM_A_PAD))
+			return -EMSGSIZE;
+	return 0;
 }
 
-void tm_genl_multicast(struct net *net, struct sk_buff *skb)
+/**
+ * tm_genl_event_new() - a message for an event of @net's events group
+ * @net: the namespace
+ *
+ * Return: an empty message, or NULL when nobody listens or without memory
+ * (an event is never worth failing the change it announces).
+ */
+struct sk_buff *tm_genl_event_new(struct net *net)
 {
+	if (!genl_has_listeners(&tm_genl_family, net, TM_MCGRP_EVENTS))
+		return NULL;
+	return genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+}
+
+/**
+ * tm_genl_event_send() - send an event tm_genl_event_new() made
+ * @net: the namespace
+ * @skb: the message
+ * @err: what filling it returned: the message is dropped unless 0
+ */
+void tm_genl_event_send(struct net *net, struct sk_buff *skb, int err)
+{
+	if (err) {
+		nlmsg_free(skb);
+		return;
+	}
 	genlmsg_multicast_netns(&tm_genl_family, net, skb, 0, TM_MCGRP_EVENTS,
 				GFP_KERNEL);
 }

@@ -46,9 +46,11 @@ static inline struct tm_table *tm_nl_info_table(const struct genl_info *info)
 extern struct genl_family tm_genl_family;
 int __init tm_genl_init(void);
 void tm_genl_exit(void);
-bool tm_genl_listening(struct net *net);
-void tm_genl_multicast(struct net *net, struct sk_buff *skb);
+struct sk_buff *tm_genl_event_new(struct net *net);
+void tm_genl_event_send(struct net *net, struct sk_buff *skb, int err);
 int tm_put_generation(struct sk_buff *skb, u64 generation);
+int tm_put_counters(struct sk_buff *skb, const u8 *attrs, const u64 *c,
+		    unsigned int n);
 
 /* table_nl.c: the table commands and the namespace's statistics */
 const char *tm_get_name(struct genl_info *info);

@@ -97,10 +97,8 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 				max(atomic_read(&svc->nflows), 0)))
 			goto nospace;
 		tm_lb_read(svc, c);
-		for (i = 0; i < TM_LBC_MAX; i++)
-			if (nla_put_u64_64bit(skb, tm_lbc_attr[i], c[i],
-					      TM_A_PAD))
-				goto nospace;
+		if (tm_put_counters(skb, tm_lbc_attr, c, TM_LBC_MAX))
+			goto nospace;
 	}
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -113,18 +111,13 @@ nospace:
 void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
 		  const struct tm_lb_backend *b, u8 cmd, u64 generation)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb = tm_genl_event_new(net);
+	int err;
 
-	if (!tm_genl_listening(net))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (tm_fill_svc(skb, svc, b, 0, 0, 0, cmd, generation, false)) {
-		nlmsg_free(skb);
-		return;
-	}
-	tm_genl_multicast(net, skb);
+	err = tm_fill_svc(skb, svc, b, 0, 0, 0, cmd, generation, false);
+	tm_genl_event_send(net, skb, err);
 }
 
 /*

@@ -401,42 +401,33 @@ static void tm_notify_rule(struct net *net, const struct tm_table *t,
 			   const struct tm_krule *kr, const struct tm_rule *r,
 			   u8 cmd, u64 generation)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb = tm_genl_event_new(net);
+	int err;
 
-	if (!tm_genl_listening(net))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (tm_fill_rule(skb, t, kr, r, 0, 0, 0, cmd, generation)) {
-		nlmsg_free(skb);
-		return;
-	}
-	tm_genl_multicast(net, skb);
+	err = tm_fill_rule(skb, t, kr, r, 0, 0, 0, cmd, generation);
+	tm_genl_event_send(net, skb, err);
 }
 
 void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
 			 u64 generation)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb = tm_genl_event_new(net);
 	void *hdr;
+	int err;
 
-	if (!tm_genl_listening(net))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
 	hdr = genlmsg_put(skb, 0, 0, &tm_genl_family, 0, TM_CMD_TXN_COMMIT);
-	if (!hdr ||
-	    nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
-	    nla_put_u32(skb, TM_A_TXN_OPS, ops) ||
-	    nla_put_u32(skb, TM_A_TABLE_RULES, t->rules.nrules) ||
-	    tm_put_generation(skb, generation)) {
-		nlmsg_free(skb);
-		return;
-	}
-	genlmsg_end(skb, hdr);
-	tm_genl_multicast(net, skb);
+	err = !hdr ||
+	      nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
+	      nla_put_u32(skb, TM_A_TXN_OPS, ops) ||
+	      nla_put_u32(skb, TM_A_TABLE_RULES, t->rules.nrules) ||
+	      tm_put_generation(skb, generation) ? -EMSGSIZE : 0;
+	if (!err)
+		genlmsg_end(skb, hdr);
+	tm_genl_event_send(net, skb, err);
 }
 
 /* A change was made to @tg: count it, or announce it. */

@@ -32,7 +32,6 @@ static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
 		       bool counters)
 {
 	u64 c[TM_SIDC_MAX];
-	unsigned int i;
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, flags, cmd);
@@ -56,10 +55,8 @@ static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
 		    nla_put_u32(skb, TM_A_SID_LOAD, READ_ONCE(sid->load)))
 			goto nospace;
 		tm_sid_read(sid, c);
-		for (i = 0; i < TM_SIDC_MAX; i++)
-			if (nla_put_u64_64bit(skb, tm_sidc_attr[i], c[i],
-					      TM_A_PAD))
-				goto nospace;
+		if (tm_put_counters(skb, tm_sidc_attr, c, TM_SIDC_MAX))
+			goto nospace;
 	}
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -72,18 +69,13 @@ nospace:
 void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
 		   u64 generation)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb = tm_genl_event_new(net);
+	int err;
 
-	if (!tm_genl_listening(net))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (tm_fill_sid(skb, sid, 0, 0, 0, cmd, generation, false)) {
-		nlmsg_free(skb);
-		return;
-	}
-	tm_genl_multicast(net, skb);
+	err = tm_fill_sid(skb, sid, 0, 0, 0, cmd, generation, false);
+	tm_genl_event_send(net, skb, err);
 }
 
 /* The SID address of a request, with an extack when missing or bad. */

@@ -80,18 +80,13 @@ static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 			  u64 generation)
 {
-	struct sk_buff *skb;
+	struct sk_buff *skb = tm_genl_event_new(net);
+	int err;
 
-	if (!tm_genl_listening(net))
-		return;
-	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!skb)
 		return;
-	if (tm_fill_table(skb, t, 0, 0, 0, cmd, generation)) {
-		nlmsg_free(skb);
-		return;
-	}
-	tm_genl_multicast(net, skb);
+	err = tm_fill_table(skb, t, 0, 0, 0, cmd, generation);
+	tm_genl_event_send(net, skb, err);
 }
 
 /* A table name attribute that is present and not empty. */
