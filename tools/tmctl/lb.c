@@ -727,7 +727,6 @@ static int tm_lb_service_show(const struct tm_words *w)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	int ret;
 
 	if (tm_lb_parse_show(w))
 		return TMCTL_EPARSE;
@@ -737,14 +736,7 @@ static int tm_lb_service_show(const struct tm_words *w)
 		nlh = tm_lb_request(buf, TM_CMD_LB_SERVICE_GET, 0, w, 0);
 	else
 		nlh = tm_nl_request(buf, TM_CMD_LB_SERVICE_GET, NLM_F_DUMP);
-	tm_out_begin_list();
-	ret = tm_nl_talk(nlh, tm_lb_service_cb, NULL, w->what);
-	tm_out_end_list();
-	if (!ret && tm_nl_dump_intr)
-		fprintf(stderr,
-			"tmctl: %s: services changed during the listing; run again\n",
-			w->what);
-	return ret;
+	return tm_nl_list(nlh, tm_lb_service_cb, NULL, w->what, "services");
 }
 
 /* lb service list: every service, as lb service show prints them. */
@@ -760,7 +752,6 @@ static int tm_lb_flows_show(const struct tm_words *w)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	int ret;
 
 	if (tm_lb_parse_show(w))
 		return TMCTL_EPARSE;
@@ -769,15 +760,9 @@ static int tm_lb_flows_show(const struct tm_words *w)
 	nlh = tm_nl_request(buf, TM_CMD_LB_FLOW_GET, NLM_F_DUMP);
 	if (w->argc)
 		mnl_attr_put_strz(nlh, TM_A_LB_NAME, w->argv[0]);
-	tm_out_begin_list();
-	ret = tm_nl_talk(nlh, tm_lb_flow_cb,
-			 w->argc ? (void *)w->argv[0] : NULL, w->what);
-	tm_out_end_list();
-	if (!ret && tm_nl_dump_intr)
-		fprintf(stderr,
-			"tmctl: %s: flows changed during the listing; run again\n",
-			w->what);
-	return ret;
+	return tm_nl_list(nlh, tm_lb_flow_cb,
+			  w->argc ? (void *)w->argv[0] : NULL, w->what,
+			  "flows");
 }
 
 static int tm_lb_backend_add(const struct tm_words *w)

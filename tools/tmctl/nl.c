@@ -334,6 +334,21 @@ int tm_nl_talk(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
 	return TMCTL_EKERNEL;
 }
 
+int tm_nl_list(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
+	       const char *what, const char *objects)
+{
+	int ret;
+
+	tm_out_begin_list();
+	ret = tm_nl_talk(nlh, cb, data, what);
+	tm_out_end_list();
+	if (!ret && tm_nl_dump_intr)
+		fprintf(stderr,
+			"tmctl: %s: %s changed during the listing; run again\n",
+			what, objects);
+	return ret;
+}
+
 /* The type of each attribute, checked before use: a bad one is ignored. */
 static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_NET_TABLES] = MNL_TYPE_U32,

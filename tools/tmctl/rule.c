@@ -757,7 +757,6 @@ static int tm_rule_list(const struct tm_words *w)
 	};
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	int ret;
 
 	if (tm_parse_table(w, 0))
 		return TMCTL_EPARSE;
@@ -767,14 +766,7 @@ static int tm_rule_list(const struct tm_words *w)
 		return TMCTL_OK;
 	nlh = tm_nl_request(buf, TM_CMD_RULE_GET, NLM_F_DUMP);
 	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
-	tm_out_begin_list();
-	ret = tm_nl_talk(nlh, tm_rule_cb, &c, w->what);
-	tm_out_end_list();
-	if (!ret && tm_nl_dump_intr)
-		fprintf(stderr,
-			"tmctl: %s: rules changed during the listing; run again\n",
-			w->what);
-	return ret;
+	return tm_nl_list(nlh, tm_rule_cb, &c, w->what, "rules");
 }
 
 /* TABLE [id N] or TABLE id N: the id, or 0. */

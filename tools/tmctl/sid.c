@@ -400,7 +400,6 @@ static int tm_sid_show(const struct tm_words *w)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	uint8_t addr[16];
-	int ret;
 
 	if (w->argc > 1)
 		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
@@ -414,14 +413,7 @@ static int tm_sid_show(const struct tm_words *w)
 		return tm_nl_talk(nlh, tm_sid_cb, NULL, w->what);
 	}
 	nlh = tm_nl_request(buf, TM_CMD_SID_GET, NLM_F_DUMP);
-	tm_out_begin_list();
-	ret = tm_nl_talk(nlh, tm_sid_cb, NULL, w->what);
-	tm_out_end_list();
-	if (!ret && tm_nl_dump_intr)
-		fprintf(stderr,
-			"tmctl: %s: SIDs changed during the listing; run again\n",
-			w->what);
-	return ret;
+	return tm_nl_list(nlh, tm_sid_cb, NULL, w->what, "SIDs");
 }
 
 int tm_do_sid(int argc, char **argv)

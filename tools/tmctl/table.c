@@ -264,7 +264,6 @@ static int tm_table_show(const struct tm_words *w)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	int ret;
 
 	if (w->argc > 1)
 		return tm_werror(w, 1, "unexpected '%s'", w->argv[1]);
@@ -275,14 +274,7 @@ static int tm_table_show(const struct tm_words *w)
 	nlh = tm_nl_request(buf, TM_CMD_TABLE_GET, w->argc ? 0 : NLM_F_DUMP);
 	if (w->argc)
 		mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, w->argv[0]);
-	tm_out_begin_list();
-	ret = tm_nl_talk(nlh, tm_table_cb, NULL, w->what);
-	tm_out_end_list();
-	if (!ret && tm_nl_dump_intr)
-		fprintf(stderr,
-			"tmctl: %s: tables changed during the listing; run again\n",
-			w->what);
-	return ret;
+	return tm_nl_list(nlh, tm_table_cb, NULL, w->what, "tables");
 }
 
 int tm_do_table(int argc, char **argv)

@@ -173,6 +173,13 @@ int tm_nl_talk(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
 	       const char *what);
 /* The last tm_nl_talk() dump was flagged NLM_F_DUMP_INTR. */
 extern bool tm_nl_dump_intr;
+/*
+ * tm_nl_talk() inside a list of the output (text lines, or a JSON array),
+ * then "tmctl: WHAT: OBJECTS changed during the listing; run again" on
+ * stderr when the dump was flagged: the one sequence of every listing.
+ */
+int tm_nl_list(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
+	       const char *what, const char *objects);
 int tm_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb);
 /* The same for the attributes of a nest, checked the same way. */
 int tm_nl_parse_nested(const struct nlattr *nest, const struct nlattr **tb);
