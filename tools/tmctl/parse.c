@@ -1,16 +1,92 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The words of tmctl commands: keywords and their abbreviations, numbers,
- * prefixes, port ranges, protocols and devices, each with an error message
- * naming the offending word; the names of the ABI's enums; and the text
+ * The words of tmctl commands: the error messages about a word (its
+ * command, its file position or its JSON key); keywords and their
+ * abbreviations, numbers, prefixes, port ranges, protocols and devices,
+ * each with an error message naming the offending word; the names of the ABI's enums; and the text
  * forms that rule listings print, which these parsers read back.
  */
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tmctl.h"
+
+int tm_parse_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tmctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return TMCTL_EPARSE;
+}
+
+bool tm_matches(const char *arg, const char *keyword)
+{
+	size_t len = strlen(arg);
+
+	return len && len <= strlen(keyword) && !strncmp(arg, keyword, len);
+}
+
+void *tm_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+
+	if (need <= *cap)
+		return p;
+	while (n < need)
+		n *= 2;
+	p = realloc(p, n * elem);
+	if (!p) {
+		fputs("tmctl: out of memory\n", stderr);
+		exit(TMCTL_EPARSE);
+	}
+	*cap = n;
+	return p;
+}
+
+struct tm_words tm_words_shift(const struct tm_words *w, int n)
+{
+	struct tm_words s = *w;
+
+	if (n > s.argc)
+		n = s.argc;
+	s.argv += n;
+	if (s.pos)
+		s.pos += n;
+	if (s.keys)
+		s.keys += n;
+	s.argc -= n;
+	return s;
+}
+
+int tm_werror(const struct tm_words *w, int i, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->path) {
+		const char *key = w->keys && i < w->argc ? w->keys[i] : NULL;
+
+		fprintf(stderr, "%s: %s%s%s: error: ", w->file, w->path,
+			key ? "." : "", key ? key : "");
+	} else if (w->file) {
+		const struct tm_pos *p = i < w->argc ? &w->pos[i] : &w->end;
+
+		fprintf(stderr, "%s:%u:%u: error: ", w->file, p->line, p->col);
+	} else {
+		fprintf(stderr, "tmctl: %s: ", w->what);
+	}
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return TMCTL_EPARSE;
+}
 
 const char * const tm_family_names[TM_FAMILY_MAX + 1] = {
 	[TM_FAMILY_IPV4] = "ip",
@@ -75,6 +151,11 @@ const char *tm_name(const char * const *names, unsigned int n,
 		    unsigned int i)
 {
 	return i < n && names[i] ? names[i] : "?";
+}
+
+const char *tm_af_name(uint8_t af)
+{
+	return af == 4 ? "IPv4" : "IPv6";
 }
 
 const char *tm_family_name(unsigned int i)

@@ -6,14 +6,13 @@
  *	tmctl [OPTIONS] -f FILE
  *
  * This file owns the global options, the usage text (the only copy), the
- * network namespace switch, the dispatch to the object handlers and the
- * error messages about the words of a command.  See tmctl(8).
+ * network namespace switch and the dispatch to the object handlers.
+ * See tmctl(8).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,80 +26,6 @@
 #endif
 
 struct tmctl tmctl;
-
-int tm_parse_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("tmctl: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return TMCTL_EPARSE;
-}
-
-bool tm_matches(const char *arg, const char *keyword)
-{
-	size_t len = strlen(arg);
-
-	return len && len <= strlen(keyword) && !strncmp(arg, keyword, len);
-}
-
-void *tm_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-
-	if (need <= *cap)
-		return p;
-	while (n < need)
-		n *= 2;
-	p = realloc(p, n * elem);
-	if (!p) {
-		fputs("tmctl: out of memory\n", stderr);
-		exit(TMCTL_EPARSE);
-	}
-	*cap = n;
-	return p;
-}
-
-struct tm_words tm_words_shift(const struct tm_words *w, int n)
-{
-	struct tm_words s = *w;
-
-	if (n > s.argc)
-		n = s.argc;
-	s.argv += n;
-	if (s.pos)
-		s.pos += n;
-	if (s.keys)
-		s.keys += n;
-	s.argc -= n;
-	return s;
-}
-
-int tm_werror(const struct tm_words *w, int i, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (w->path) {
-		const char *key = w->keys && i < w->argc ? w->keys[i] : NULL;
-
-		fprintf(stderr, "%s: %s%s%s: error: ", w->file, w->path,
-			key ? "." : "", key ? key : "");
-	} else if (w->file) {
-		const struct tm_pos *p = i < w->argc ? &w->pos[i] : &w->end;
-
-		fprintf(stderr, "%s:%u:%u: error: ", w->file, p->line, p->col);
-	} else {
-		fprintf(stderr, "tmctl: %s: ", w->what);
-	}
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return TMCTL_EPARSE;
-}
 
 void tm_usage(FILE *f)
 {

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tmctl internals: the global options, the words of a command and their
- * error messages, the token parsers and names (parse.c), the netlink
- * session (nl.c), transactions (txn.c), text and JSON output (out.c), and
- * one handler file per object (table.c, rule.c, sid.c, lb.c, stats.c,
- * monitor.c, batch.c, import.c).
+ * tmctl internals: the global options (tmctl.c), the words of a command,
+ * their error messages, the token parsers and names (parse.c), the netlink
+ * session (nl.c), transactions (txn.c), text and JSON output (out.c), the
+ * words of a rule (rule_words.c), and one handler file per object
+ * (table.c, rule.c, sid.c, lb.c, stats.c, monitor.c, batch.c, import.c,
+ * ruleset.c, json.c).
  */
 #ifndef _TMCTL_H
 #define _TMCTL_H
@@ -99,6 +100,8 @@ extern const char * const tm_reject_names[TM_REJECT_MAX + 1];
 const char *tm_name(const char * const *names, unsigned int n,
 		    unsigned int i);
 /* The name of a value, "?" for an unknown one. */
+/* "IPv4" (af 4) or "IPv6" (af 6), for messages. */
+const char *tm_af_name(uint8_t af);
 const char *tm_family_name(unsigned int i);
 const char *tm_hook_name(unsigned int i);
 const char *tm_policy_name(unsigned int i);
@@ -278,7 +281,6 @@ void tm_out_null(const char *key);
 /* A ratio with two decimals. */
 void tm_out_ratio(const char *key, uint64_t num, uint64_t den);
 
-/* rule.c: the words of rule add|replace|del|flush, as a request. */
 /* Table commands, of the command line or of a file (table.c). */
 enum tm_table_verb {
 	TM_TABLE_ADD,
@@ -315,6 +317,10 @@ int tm_table_parse(const struct tm_words *w, enum tm_table_verb verb,
 uint8_t tm_table_cmd(enum tm_table_verb verb);
 void tm_table_put(struct nlmsghdr *nlh, const struct tm_table_req *r);
 
+/*
+ * rule_words.c: the words of rule add|replace|del|flush, as a request, and
+ * a rule reply printed back as those words.
+ */
 enum tm_rule_verb {
 	TM_VERB_ADD,
 	TM_VERB_REPLACE,
@@ -357,6 +363,7 @@ struct tm_rule_req {
 	uint16_t sport[2], dport[2];
 	uint32_t id, priority, iif, oif, mark;
 	uint64_t cookie;
+	uint64_t packets, bytes;	/* read back, never sent */
 	const char *table;	/* these point into the words */
 	const char *comment;
 	const char *lb;

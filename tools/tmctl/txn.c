@@ -27,6 +27,28 @@
 /* Errors reported; the others are counted. */
 #define TM_TXN_ERRORS_SHOWN	20
 
+void tm_attr_map_add(struct tm_attr_map *map, const struct nlmsghdr *nlh,
+		     int word)
+{
+	if (!map || map->n >= TM_ATTR_MAP_MAX)
+		return;
+	/* The next attribute starts at the aligned end of the message. */
+	map->a[map->n].offs = MNL_ALIGN(nlh->nlmsg_len);
+	map->a[map->n].word = word;
+	map->n++;
+}
+
+int tm_attr_map_word(const struct tm_attr_map *map, uint32_t offs)
+{
+	int word = -1;
+	unsigned int i;
+
+	for (i = 0; map && i < map->n; i++)
+		if (map->a[i].offs <= offs)
+			word = map->a[i].word;
+	return word;
+}
+
 struct tm_txn {
 	const struct tm_txn_ops *ops;
 	const char *what;
