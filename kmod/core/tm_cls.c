@@ -68,34 +68,45 @@ bool tm_prefix_clean(const struct tm_addr *a, unsigned int len)
 	return true;
 }
 
-int tm_rule_check(const struct tm_rule *r, const char **why)
+static int tm_rule_fault(struct tm_rule_fault *f, enum tm_rule_part part,
+			 const char *why)
 {
+	f->part = part;
+	f->why = why;
+	return -EINVAL;
+}
+
+int tm_rule_check(const struct tm_rule *r, struct tm_rule_fault *f)
+{
+	const char *too_long;
 	unsigned int max;
 
-	if (r->family != TM_AF_INET && r->family != TM_AF_INET6) {
-		*why = "family must be IPv4 or IPv6";
-		return -EINVAL;
-	}
+	if (r->family != TM_AF_INET && r->family != TM_AF_INET6)
+		return tm_rule_fault(f, TM_RP_RULE,
+				     "Rule family must be IPv4 or IPv6");
 	max = r->family == TM_AF_INET ? 32 : 128;
-	if (r->src_len > max || r->dst_len > max) {
-		*why = r->family == TM_AF_INET ?
-			"prefix length out of range 0..32" :
-			"prefix length out of range 0..128";
-		return -EINVAL;
-	}
-	if (!tm_prefix_clean(&r->src, r->src_len) ||
-	    !tm_prefix_clean(&r->dst, r->dst_len)) {
-		*why = "address has bits set past its prefix length";
-		return -EINVAL;
-	}
-	if (r->sport_lo > r->sport_hi || r->dport_lo > r->dport_hi) {
-		*why = "port range with low end above high end";
-		return -EINVAL;
-	}
-	if (r->proto_any > 1 || (r->proto_any && r->proto)) {
-		*why = "protocol both any and given";
-		return -EINVAL;
-	}
+	too_long = r->family == TM_AF_INET ?
+		   "Prefix length out of range 0..32 for IPv4" :
+		   "Prefix length out of range 0..128 for IPv6";
+	if (r->src_len > max)
+		return tm_rule_fault(f, TM_RP_SRC_LEN, too_long);
+	if (r->dst_len > max)
+		return tm_rule_fault(f, TM_RP_DST_LEN, too_long);
+	if (!tm_prefix_clean(&r->src, r->src_len))
+		return tm_rule_fault(f, TM_RP_SRC,
+				     "Address has bits set past its prefix length");
+	if (!tm_prefix_clean(&r->dst, r->dst_len))
+		return tm_rule_fault(f, TM_RP_DST,
+				     "Address has bits set past its prefix length");
+	if (r->sport_lo > r->sport_hi)
+		return tm_rule_fault(f, TM_RP_SPORT,
+				     "Port range with its low end above its high end");
+	if (r->dport_lo > r->dport_hi)
+		return tm_rule_fault(f, TM_RP_DPORT,
+				     "Port range with its low end above its high end");
+	if (r->proto_any > 1 || (r->proto_any && r->proto))
+		return tm_rule_fault(f, TM_RP_PROTO,
+				     "Protocol both any and given");
 	/*
 	 * Any iif and oif is valid: 0 is any interface, and an ifindex that
 	 * names no device (yet) is only a rule that matches no packet.
@@ -286,11 +297,11 @@ static void tm_unplace(struct tm_cls *cls, struct tm_rrec *rr)
 
 int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r)
 {
+	struct tm_rule_fault fault;
 	struct tm_rrec *rr;
-	const char *why;
 	int err;
 
-	err = tm_rule_check(r, &why);
+	err = tm_rule_check(r, &fault);
 	if (err)
 		return err;
 	if (tm_id_find(cls, r->id))
@@ -328,10 +339,10 @@ int tm_cls_delete(struct tm_cls *cls, u32 id)
 int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r)
 {
 	struct tm_rrec *old = tm_id_find(cls, r->id), *rr;
-	const char *why;
+	struct tm_rule_fault fault;
 	int err;
 
-	err = tm_rule_check(r, &why);
+	err = tm_rule_check(r, &fault);
 	if (err)
 		return err;
 	if (!old)

@@ -168,8 +168,44 @@ struct tm_cls;
 void tm_params_default(struct tm_params *p);
 /* Check the parameters; on error returns -EINVAL and names the field. */
 int tm_params_check(const struct tm_params *p, const char **why);
-/* Check a rule; on error returns -EINVAL and names what is wrong. */
-int tm_rule_check(const struct tm_rule *r, const char **why);
+/**
+ * enum tm_rule_part - the part of a rule that tm_rule_check() refused
+ * @TM_RP_RULE: the rule as a whole (its family)
+ * @TM_RP_SRC: the source address (bits past its prefix length)
+ * @TM_RP_SRC_LEN: the source prefix length
+ * @TM_RP_DST: the destination address
+ * @TM_RP_DST_LEN: the destination prefix length
+ * @TM_RP_SPORT: the source port range
+ * @TM_RP_DPORT: the destination port range
+ * @TM_RP_PROTO: the protocol
+ */
+enum tm_rule_part {
+	TM_RP_RULE,
+	TM_RP_SRC,
+	TM_RP_SRC_LEN,
+	TM_RP_DST,
+	TM_RP_DST_LEN,
+	TM_RP_SPORT,
+	TM_RP_DPORT,
+	TM_RP_PROTO,
+};
+
+/**
+ * struct tm_rule_fault - why tm_rule_check() refused a rule
+ * @why: what is wrong, a string literal (an extack message as it is)
+ * @part: which part of the rule, so that a caller can name its attribute
+ */
+struct tm_rule_fault {
+	const char *why;
+	enum tm_rule_part part;
+};
+
+/*
+ * The one check of a rule's fields: the family, prefix lengths, host
+ * bits, port ranges and protocol.  On error returns -EINVAL and fills @f.
+ * tm_cls_insert() and tm_cls_replace() run it on every rule they take.
+ */
+int tm_rule_check(const struct tm_rule *r, struct tm_rule_fault *f);
 
 struct tm_cls *tm_cls_create(const struct tm_params *p);
 /*

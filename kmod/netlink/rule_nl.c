@@ -14,13 +14,6 @@
 #include "txn.h"
 #include "netlink/genl.h"
 
-static void tm_ext_msg(struct netlink_ext_ack *extack, const char *msg)
-{
-	/* @msg: a string literal from the core (tm_rule_check()). */
-	if (extack)
-		extack->_msg = msg;
-}
-
 /* An address attribute: 4 bytes (IPv4) or 16 (IPv6), network order. */
 static int tm_nl_addr(const struct nlattr *na, struct tm_addr *a, u8 *af,
 		      struct netlink_ext_ack *extack)
@@ -53,7 +46,6 @@ static int tm_nl_prefix(struct genl_info *info, int aa, int al,
 			struct tm_addr *a, u8 *len, u8 *af)
 {
 	const struct nlattr *na = info->attrs[aa], *nl = info->attrs[al];
-	unsigned int max;
 	int err;
 
 	*af = 0;
@@ -69,38 +61,19 @@ static int tm_nl_prefix(struct genl_info *info, int aa, int al,
 	err = tm_nl_addr(na, a, af, info->extack);
 	if (err)
 		return err;
-	max = *af == TM_AF_INET ? 32 : 128;
-	*len = nl ? nla_get_u8(nl) : max;
-	if (*len > max) {
-		if (*af == TM_AF_INET)
-			NL_SET_ERR_MSG_ATTR(info->extack, nl,
-					    "Prefix length out of range 0..32 for IPv4");
-		else
-			NL_SET_ERR_MSG_ATTR(info->extack, nl,
-					    "Prefix length out of range 0..128 for IPv6");
-		return -EINVAL;
-	}
-	if (!tm_prefix_clean(a, *len)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, na,
-				    "Address has bits set past its prefix length");
-		return -EINVAL;
-	}
+	/* Its range and the host bits are tm_rule_check()'s. */
+	*len = nl ? nla_get_u8(nl) : (*af == TM_AF_INET ? 32 : 128);
 	return 0;
 }
 
-static int tm_nl_ports(struct genl_info *info, int amin, int amax, u16 *lo,
-		       u16 *hi)
+/* A port range from @amin and @amax; its order is tm_rule_check()'s. */
+static void tm_nl_ports(struct genl_info *info, int amin, int amax, u16 *lo,
+			u16 *hi)
 {
 	const struct nlattr *min = info->attrs[amin], *max = info->attrs[amax];
 
 	*lo = min ? nla_get_u16(min) : max ? nla_get_u16(max) : 0;
 	*hi = max ? nla_get_u16(max) : min ? nla_get_u16(min) : 65535;
-	if (*lo > *hi) {
-		NL_SET_ERR_MSG_ATTR(info->extack, max,
-				    "Port range with its low end above its high end");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /*
@@ -148,9 +121,9 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 }
 
 /*
- * A rule from the request's attributes (TM_CMD_RULE_NEW/SET), each read
- * and checked on its own: address lengths, prefix lengths and host bits,
- * port ranges.  What the attributes mean together, and for table @t, is
+ * A rule from the request's attributes (TM_CMD_RULE_NEW/SET): what each
+ * attribute alone can say is wrong (an address of neither 4 nor 16 bytes,
+ * a prefix length without an address).  Everything else is
  * tm_nl_rule_check()'s.  *@af: the addresses' family, 0 without any.
  */
 static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
@@ -178,14 +151,10 @@ static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
 		return -EINVAL;
 	}
 	*af = saf ?: daf;
-	err = tm_nl_ports(info, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
-			  &cfg->r.sport_lo, &cfg->r.sport_hi);
-	if (!err)
-		err = tm_nl_ports(info, TM_A_RULE_DPORT_MIN,
-				  TM_A_RULE_DPORT_MAX, &cfg->r.dport_lo,
-				  &cfg->r.dport_hi);
-	if (err)
-		return err;
+	tm_nl_ports(info, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
+		    &cfg->r.sport_lo, &cfg->r.sport_hi);
+	tm_nl_ports(info, TM_A_RULE_DPORT_MIN, TM_A_RULE_DPORT_MAX,
+		    &cfg->r.dport_lo, &cfg->r.dport_hi);
 	if (a[TM_A_RULE_PROTO])
 		cfg->r.proto = nla_get_u8(a[TM_A_RULE_PROTO]);
 	else
@@ -208,10 +177,23 @@ static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
 	return 0;
 }
 
+/* The attribute of each part of a rule tm_rule_check() can refuse. */
+static const u16 tm_rule_part_attr[] = {
+	[TM_RP_RULE] = TM_A_RULE_FAMILY,
+	[TM_RP_SRC] = TM_A_RULE_SRC,
+	[TM_RP_SRC_LEN] = TM_A_RULE_SRC_LEN,
+	[TM_RP_DST] = TM_A_RULE_DST,
+	[TM_RP_DST_LEN] = TM_A_RULE_DST_LEN,
+	[TM_RP_SPORT] = TM_A_RULE_SPORT_MAX,
+	[TM_RP_DPORT] = TM_A_RULE_DPORT_MAX,
+	[TM_RP_PROTO] = TM_A_RULE_PROTO,
+};
+
 /*
- * The one validation of a parsed rule of table @t: what its attributes
- * mean together (families, action and its arguments), what the table's
- * family and hook allow, then the core's own check (tm_rule_check()).
+ * The one validation of a parsed rule of table @t: its family from its
+ * attributes, then the core's check of its fields (tm_rule_check(): prefix
+ * lengths, host bits, port ranges), then what the attributes mean together
+ * (action and its arguments) and what the table's family and hook allow.
  * @af: the family of its addresses, 0 without any.
  */
 static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
@@ -220,7 +202,7 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 	struct netlink_ext_ack *extack = info->extack;
 	u8 table_fams = tm_fams_of_family(t->family);
 	struct nlattr **a = info->attrs;
-	const char *why;
+	struct tm_rule_fault fault;
 	int err;
 
 	if (replace && !cfg->id) {
@@ -244,6 +226,14 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 		return -EINVAL;
 	}
 	cfg->r.family = cfg->fams & TM_FAMS_V4 ? TM_AF_INET : TM_AF_INET6;
+	err = tm_rule_check(&cfg->r, &fault);
+	if (err) {
+		/* A string literal of the core, as NL_SET_ERR_MSG() keeps. */
+		if (extack)
+			extack->_msg = fault.why;
+		NL_SET_BAD_ATTR(extack, a[tm_rule_part_attr[fault.part]]);
+		return err;
+	}
 
 	if (a[TM_A_RULE_IIF] &&
 	    (t->hook == TM_HOOK_OUTPUT || t->hook == TM_HOOK_POSTROUTING)) {
@@ -301,10 +291,7 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 				    "Counters can only be reset on a replace");
 		return -EINVAL;
 	}
-	err = tm_rule_check(&cfg->r, &why);
-	if (err)
-		tm_ext_msg(extack, why);
-	return err;
+	return 0;
 }
 
 static int tm_put_addr(struct sk_buff *skb, int attr, const struct tm_addr *a,

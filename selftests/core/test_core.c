@@ -166,6 +166,7 @@ static void test_ifaces(u8 engine, u8 family)
 	struct tm_stats st;
 	struct tm_rule r;
 	struct tm_key k;
+	struct tm_rule_fault fault;
 	const char *why;
 
 	/* iif: a host rule on interface 2 before a /0 on any. */
@@ -243,7 +244,7 @@ static void test_ifaces(u8 engine, u8 family)
 	r.priority = 0;
 	r.iif = 3;
 	r.oif = 0xffffffff;
-	check(!tm_rule_check(&r, &why) && !tm_cls_insert(cls, &r),
+	check(!tm_rule_check(&r, &fault) && !tm_cls_insert(cls, &r),
 	      "%s %s: insert iif 3 oif 0xffffffff", en, fam);
 	check(hit_if(cls, &k, 3, 0xffffffff) == 13 &&
 	      hit_if(cls, &k, 3, 1) == 12 && hit_if(cls, &k, 0, 0xffffffff) == 12,
@@ -273,6 +274,7 @@ static void test_directed(u8 engine, u8 family)
 	struct tm_cls *cls = new_cls(engine);
 	struct tm_rule r;
 	struct tm_key k;
+	struct tm_rule_fault fault;
 	const char *why;
 
 	key_of(&k, family, 0x0a000001, 0x0a000002, 1234, 80, 6);
@@ -367,23 +369,33 @@ static void test_directed(u8 engine, u8 family)
 	      en, fam);
 	any_rule(&r, family, 50, 1);
 	r.src_len = full + 1;
-	check(tm_cls_insert(cls, &r) == -EINVAL && tm_rule_check(&r, &why) &&
-	      strstr(why, "prefix length"), "%s %s: prefix too long refused",
-	      en, fam);
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_SRC_LEN &&
+	      strstr(fault.why, "Prefix length"),
+	      "%s %s: prefix too long refused", en, fam);
+	any_rule(&r, family, 50, 1);
+	r.dst_len = full + 1;
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_DST_LEN,
+	      "%s %s: destination prefix too long refused", en, fam);
 	any_rule(&r, family, 50, 1);
 	r.src_len = 8;
 	set_addr(&r.src, family, 0x20010db8, 0x0a000001);
-	check(tm_cls_insert(cls, &r) == -EINVAL, "%s %s: host bits refused",
-	      en, fam);
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_SRC &&
+	      strstr(fault.why, "bits set past"),
+	      "%s %s: host bits refused", en, fam);
 	any_rule(&r, family, 50, 1);
-	r.sport_lo = 2;
-	r.sport_hi = 1;
-	check(tm_cls_insert(cls, &r) == -EINVAL, "%s %s: port lo > hi refused",
-	      en, fam);
+	r.dport_lo = 2;
+	r.dport_hi = 1;
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_DPORT,
+	      "%s %s: port lo > hi refused", en, fam);
 	any_rule(&r, family, 50, 1);
 	r.family = 7;
-	check(tm_cls_insert(cls, &r) == -EINVAL, "%s %s: bad family refused",
-	      en, fam);
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_RULE,
+	      "%s %s: bad family refused", en, fam);
 	check(!tm_cls_find(cls, 50) && !tm_cls_verify(cls, &why),
 	      "%s %s: refused inserts left nothing", en, fam);
 
