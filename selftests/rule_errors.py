@@ -168,7 +168,7 @@ def test_updates():
 def test_limits():
     ok("first rule of small", "rule-new", "table-name=small", "rule-id=1",
        "rule-src=10.0.0.0", "rule-src-len=8")
-    refused(28, "Too many hash tables", "a second tuple past max-tuples 1",
+    refused(28, "Too many tuples", "a second tuple past max-tuples 1",
             "rule-new", "table-name=small", "rule-id=2",
             "rule-src=10.1.0.0", "rule-src-len=16")
     ok("second rule of small, same tuple", "rule-new", "table-name=small",

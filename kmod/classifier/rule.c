@@ -115,7 +115,7 @@ static void tm_cls_error(int err, struct netlink_ext_ack *extack)
 {
 	if (err == -ENOSPC)
 		NL_SET_ERR_MSG(extack,
-			       "Too many hash tables: the rules' prefix lengths spread over more tuples than the table's max-tuples");
+			       "Too many tuples: the rules' prefix lengths spread over more than the table's max-tuples");
 	else if (err == -ENOMEM)
 		NL_SET_ERR_MSG(extack, "Out of memory");
 	else if (err == -EINVAL)

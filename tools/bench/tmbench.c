@@ -9,11 +9,10 @@
  * lookup and Mpps on the trace as given (ClassBench locality) and on the
  * same headers shuffled, insert and delete cost measured by deleting and
  * re-inserting the whole set in random order, bytes per rule, tuples (the
- * hash tables of the tuple engines; "tables" in the output) and average
- * tuples probed.  Lookups are checked against the linear engine on a
- * sample, before and after the churn.  Without TRACE, one is made by
- * drawing a random header inside each rule, shuffled.  -t lists the tuples
- * of the tuple engines.
+ * hash tables of the tuple engines) and average tuples probed.  Lookups
+ * are checked against the linear engine on a sample, before and after the
+ * churn.  Without TRACE, one is made by drawing a random header inside
+ * each rule, shuffled.  -t lists the tuples of the tuple engines.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -323,7 +322,7 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "us_insert", r->us_insert, 3);
 		json_num(f, "us_delete", r->us_delete, 3);
 		json_num(f, "bytes_per_rule", r->bytes_per_rule, 1);
-		json_num(f, "tables", r->tuples, 0);
+		json_num(f, "tuples", r->tuples, 0);
 		json_num(f, "avg_probes", r->probes, 2);
 		json_num(f, "max_chain", r->max_chain, 0);
 		json_num(f, "splits", r->splits, 0);
@@ -432,7 +431,7 @@ int main(int argc, char **argv)
 	       n, repeat);
 	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %6s %6s %6s %s\n",
 	       "engine", "build_ms", "ns/pkt", "Mpps", "ns/shuf", "Mpps",
-	       "us/ins", "us/del", "B/rule", "tables", "probes", "chain",
+	       "us/ins", "us/del", "B/rule", "tuples", "probes", "chain",
 	       "wrong/checked");
 	for (i = 0; i < neng; i++) {
 		struct result *r = &res[i];
