@@ -1,18 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test_rule_words.sh [TEST_RULE_WORDS]: the rule word table of
+# test_rule_words.sh [TEST_RULE_WORDS [TMCTL]]: the rule word table of
 # rule_words.c both ways, without a kernel.  Each case is parsed as a rule
 # command, made into a request, and the request's attributes printed as a
 # reply: the text line and the JSON object must be the expected ones (the
 # output of the code before the table, kept by hand since), errors must
 # name the word.  Then every printed line, read back, must print the same
-# line again: what rule list prints is a batch file.
+# line again: what rule list prints is a batch file.  And the JSON objects,
+# read by tmctl -c -e -j -f (json.c, whose rule members must follow the
+# table), must make the same rules.
 # Prints one line per failure and "N passed, N failed" at the end.
 
 set -u
 
 RW=$(realpath "${1:-$(dirname "$0")/../../build/tmctl/test_rule_words}")
+TMCTL=$(realpath "${2:-$(dirname "$0")/tmctl}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -106,6 +109,19 @@ while read -r line; do
 	compare "one line: $line" "$line" \
 		"$("$RW" <<< "${line#rule }" 2>&1 | head -1)"
 done < "$tmp/text"
+
+# The JSON of every "rule add" as a JSON file: the same rules again.
+awk '/^rule add /{ getline json; print json }' "$tmp/out" > "$tmp/objects"
+{
+	echo '{"tables": [{"name": "t", "rules": ['
+	paste -sd, "$tmp/objects"
+	echo ']}]}'
+} > "$tmp/rules.json"
+"$TMCTL" -c -e -j -f "$tmp/rules.json" 2> "$tmp/json_err" |
+	sed -n 's/^rule //p' > "$tmp/json_words"
+"$RW" < "$tmp/json_words" 2>&1 | grep '^rule ' > "$tmp/json_text"
+compare "JSON reads back" "$(grep '^rule add ' "$tmp/text")" \
+	"$(cat "$tmp/json_text")"
 
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
