@@ -109,9 +109,46 @@ int tm_rule_check(const struct tm_rule *r, struct tm_rule_fault *f)
 				     "Protocol both any and given");
 	/*
 	 * Any iif and oif is valid: 0 is any interface, and an ifindex that
-	 * names no device (yet) is only a rule that matches no packet.
+	 * names no device (yet) is only a rule that matches no packet.  So
+	 * is any DSCP set: the bits past 63 are never a key's.
 	 */
+	if (r->mark & ~r->mark_mask)
+		return tm_rule_fault(f, TM_RP_MARK,
+				     "Mark value has bits outside its mask");
+	if (r->ct_set >> (TM_CT_MAX + 1))
+		return tm_rule_fault(f, TM_RP_CT, "Unknown connection state");
+	if (r->frag_set >> (TM_FRAG_MAX + 1))
+		return tm_rule_fault(f, TM_RP_FRAG, "Unknown fragment kind");
+	if (r->tcp_flags & ~r->tcp_flags_mask)
+		return tm_rule_fault(f, TM_RP_TCP_FLAGS,
+				     "TCP flags value has flags outside its mask");
+	if (r->tcp_flags_mask && (r->proto_any || r->proto != 6))
+		return tm_rule_fault(f, TM_RP_TCP_FLAGS,
+				     "A TCP flags match needs protocol tcp");
 	return 0;
+}
+
+bool tm_rule_has_extra(const struct tm_rule *r)
+{
+	return r->iif || r->oif || r->mark_mask || r->dscp_set || r->ct_set ||
+	       r->frag_set || r->tcp_flags_mask;
+}
+
+/* A set of values, bit 1 << value each, admits @v; 0 admits all. */
+static bool tm_set_has(u64 set, unsigned int v)
+{
+	return !set || (v < 64 && (set >> v & 1));
+}
+
+bool tm_rule_extra_match(const struct tm_rule *r, const struct tm_key *k)
+{
+	return (!r->iif || r->iif == k->iif) &&
+	       (!r->oif || r->oif == k->oif) &&
+	       (k->mark & r->mark_mask) == r->mark &&
+	       (k->tcp_flags & r->tcp_flags_mask) == r->tcp_flags &&
+	       tm_set_has(r->ct_set, k->ct) &&
+	       tm_set_has(r->frag_set, k->frag) &&
+	       tm_set_has(r->dscp_set, k->dscp);
 }
 
 bool tm_rule_matches(const struct tm_rule *r, const struct tm_key *k)
@@ -128,7 +165,7 @@ bool tm_rule_matches(const struct tm_rule *r, const struct tm_key *k)
 	return k->sport >= r->sport_lo && k->sport <= r->sport_hi &&
 	       k->dport >= r->dport_lo && k->dport <= r->dport_hi &&
 	       (r->proto_any || k->proto == r->proto) &&
-	       (!r->iif || r->iif == k->iif) && (!r->oif || r->oif == k->oif);
+	       tm_rule_extra_match(r, k);
 }
 
 /* The id index: a chained hash table that grows with the rule count. */

@@ -101,19 +101,60 @@ struct tm_rule {
 	struct tm_addr dst;	/* bits past dst_len must be zero */
 	u64 action;		/* opaque to the classifier */
 	/*
+	 * The extra fields: the interfaces and what a stateful firewall
+	 * matches past the 5-tuple.  The zero value of each matches every
+	 * key.  Never hashed: the tuple engines check them in the bucket,
+	 * after the 5-tuple, and only for the rules that have one
+	 * (tm_rule_has_extra(), tm_rule_extra_match()).
+	 *
 	 * Interfaces, as ifindexes: 0 matches any, including a key without
-	 * one; otherwise the key's must be equal.  Never hashed: the tuple
-	 * engines check them after the other fields, and only for the rules
-	 * that have one.
+	 * one; otherwise the key's must be equal.
 	 */
 	u32 iif;		/* input interface, 0: any */
 	u32 oif;		/* output interface, 0: any */
+	u32 mark, mark_mask;	/* (key mark & mark_mask) == mark; 0 mask: any */
+	u64 dscp_set;		/* bit N: DSCP N matches; 0: any */
+	u8 ct_set;		/* bit TM_CT_*: the key's state; 0: any */
+	u8 frag_set;		/* bit TM_FRAG_*: the key's kind; 0: any */
+	u8 tcp_flags_mask;	/* (key flags & mask) == tcp_flags; 0: any */
+	u8 tcp_flags;
 };
 
 /*
+ * Connection tracking states of a key (struct tm_key.ct); a rule's ct_set
+ * has bit 1 << state for each state it matches.  A packet without a
+ * conntrack entry is TM_CT_INVALID, as for nftables' ct state.
+ */
+#define TM_CT_INVALID		0
+#define TM_CT_NEW		1
+#define TM_CT_ESTABLISHED	2
+#define TM_CT_RELATED		3
+#define TM_CT_UNTRACKED		4
+#define TM_CT_MAX		TM_CT_UNTRACKED
+
+/* Fragments (struct tm_key.frag); a rule's frag_set as ct_set. */
+#define TM_FRAG_NONE		0	/* not a fragment */
+#define TM_FRAG_FIRST		1	/* offset 0, more to come */
+#define TM_FRAG_LATER		2	/* offset past 0: no transport header */
+#define TM_FRAG_MAX		TM_FRAG_LATER
+
+/* TCP header flags (struct tm_key.tcp_flags, tm_rule.tcp_flags{,_mask}). */
+#define TM_TCP_FIN		0x01
+#define TM_TCP_SYN		0x02
+#define TM_TCP_RST		0x04
+#define TM_TCP_PSH		0x08
+#define TM_TCP_ACK		0x10
+#define TM_TCP_URG		0x20
+#define TM_TCP_ECE		0x40
+#define TM_TCP_CWR		0x80
+
+/*
  * The header fields of a packet to classify, and the interfaces it came in
- * and goes out by.  The interfaces come last, after the fields every lookup
- * reads: only rules with an interface look at them.
+ * and goes out by.  The extra fields come last, after the fields every
+ * lookup reads: only rules with one look at them.  A zeroed key is an
+ * untagged packet: no interface, mark 0, DSCP 0, no conntrack entry
+ * (TM_CT_INVALID), not a fragment, no TCP flag.  For ICMP and ICMPv6,
+ * sport is the type and dport the code, as VPP's ACL plugin does.
  */
 struct tm_key {
 	struct tm_addr src;
@@ -124,6 +165,11 @@ struct tm_key {
 	u8 family;
 	u32 iif;		/* input ifindex; 0: none (e.g. at OUTPUT) */
 	u32 oif;		/* output ifindex; 0: none (e.g. at INPUT) */
+	u32 mark;		/* the packet's mark */
+	u8 ct;			/* TM_CT_* */
+	u8 frag;		/* TM_FRAG_* */
+	u8 tcp_flags;		/* TM_TCP_*; 0 for other protocols */
+	u8 dscp;		/* 0..63 */
 };
 
 /* Classification engines, selectable per classifier. */
@@ -178,6 +224,10 @@ int tm_params_check(const struct tm_params *p, const char **why);
  * @TM_RP_SPORT: the source port range
  * @TM_RP_DPORT: the destination port range
  * @TM_RP_PROTO: the protocol
+ * @TM_RP_MARK: the mark and its mask
+ * @TM_RP_CT: the connection states
+ * @TM_RP_FRAG: the fragment kinds
+ * @TM_RP_TCP_FLAGS: the TCP flags and their mask
  */
 enum tm_rule_part {
 	TM_RP_RULE,
@@ -188,6 +238,10 @@ enum tm_rule_part {
 	TM_RP_SPORT,
 	TM_RP_DPORT,
 	TM_RP_PROTO,
+	TM_RP_MARK,
+	TM_RP_CT,
+	TM_RP_FRAG,
+	TM_RP_TCP_FLAGS,
 };
 
 /**
@@ -202,10 +256,14 @@ struct tm_rule_fault {
 
 /*
  * The one check of a rule's fields: the family, prefix lengths, host
- * bits, port ranges and protocol.  On error returns -EINVAL and fills @f.
+ * bits, port ranges, protocol and the extra fields.  On error returns -EINVAL and fills @f.
  * tm_cls_insert() and tm_cls_replace() run it on every rule they take.
  */
 int tm_rule_check(const struct tm_rule *r, struct tm_rule_fault *f);
+/* @r has an extra field, which tm_rule_extra_match() must check. */
+bool tm_rule_has_extra(const struct tm_rule *r);
+/* The extra fields of @r admit @k (the 5-tuple is not looked at). */
+bool tm_rule_extra_match(const struct tm_rule *r, const struct tm_key *k);
 
 struct tm_cls *tm_cls_create(const struct tm_params *p);
 /*

@@ -12,10 +12,12 @@
  * Problem
  * -------
  * A rule matches a source prefix, a destination prefix, a source and a
- * destination port range and a protocol (exact or any), and optionally an
- * input and an output interface.  Given a packet, find the matching rule of
- * lowest rank, rank = (priority, id), while rules are added and removed at
- * any rate and lookups never wait.
+ * destination port range and a protocol (exact or any), and optionally
+ * extra fields: an input and an output interface, the packet's mark under
+ * a mask, its DSCP, conntrack state and fragment kind (each a set of
+ * values), and TCP flags under a mask.  Given a packet, find the matching
+ * rule of lowest rank, rank = (priority, id), while rules are added and
+ * removed at any rate and lookups never wait.
  *
  * Tuples and tuple space search
  * -----------------------------
@@ -79,13 +81,27 @@
  *     ClassBench acl1 / fw1 / ipc1 10K sets, against 4.4 / 12.6 / 17.3 with
  *     the reference's parameters (tmbench -c 10 -g 4 -H sport,dport).
  *
- * Interfaces
- * ----------
- * No tuple hashes the input or output interface: rules that differ only
- * there share a bucket, and a bucket entry carries a flag telling whether
- * its rule has an interface at all.  The entries of rules without one skip
- * the check on one byte of the entry's first cache line; the others compare
- * the rule's interfaces with the packet's after every other field matched.
+ * Extra fields
+ * ------------
+ * No tuple hashes the extra fields (interfaces, mark, DSCP, conntrack
+ * state, fragment, TCP flags): rules that differ only there share a
+ * bucket, and a bucket entry carries a flag telling whether its rule has
+ * an extra field at all.  The entries of rules without one skip the check
+ * on one byte of the entry's first cache line; the others read their rule
+ * (a second cache line) and compare its extra fields with the packet's
+ * after every other field matched.
+ *
+ * Why not hash them.  In a firewall policy they are few per rule and far
+ * from exact: "ct state established,related" is two values, a DSCP or
+ * fragment match is a set, TCP flags and marks are masked, and most rules
+ * leave them out.  Hashing one would multiply the tuples by its shapes
+ * (an exact-state tuple, an any-state one, ...) for every 5-tuple shape,
+ * and a set rule would need one entry per value.  Left to the bucket, a
+ * rule with extra fields costs what a rule without them does until its
+ * 5-tuple matches, then one more cache line; a policy's usual first rule,
+ * "ct state established,related accept" with no address, sits alone in
+ * the all-wildcard tuple at the best rank and is checked by every lookup,
+ * which then ends there for most packets of an established flow.
  *
  * Lookup and early exit
  * ---------------------
@@ -94,8 +110,8 @@
  * the best rank they hold; a lookup walks the list and stops at the first
  * tuple whose best rank is no better than the best match found so far.
  * With ClassBench sets most lookups end after a few tuples.  Only a full
- * match (interfaces included) ends a bucket or improves the best rank: an
- * entry that fails on any field, if only on its interface, lets the scan
+ * match (extra fields included) ends a bucket or improves the best rank: an
+ * entry that fails on any field, if only on an extra one, lets the scan
  * go on to the next entry and the next tuples.
  *
  * A probe is kept to a few instructions, which is what a lookup costs once
@@ -192,8 +208,9 @@ struct tm_tuple {
  * match fields.  The addresses follow: for IPv6, four words each of source,
  * source mask, destination and destination mask; for IPv4, the addresses
  * and their masks as two u64s laid out as tm_hkey.a, so that one AND and
- * one compare test both prefixes (see tm_ent_a64()).  The interfaces stay
- * in the rule, which only entries with TM_ENT_IFACE read.
+ * one compare test both prefixes (see tm_ent_a64()).  The extra fields
+ * (interfaces, mark, DSCP, conntrack state, fragment, TCP flags) stay in
+ * the rule, which only entries with TM_ENT_EXTRA read.
  */
 struct tm_ent {
 	u64 rank;
@@ -208,7 +225,7 @@ struct tm_ent {
 /* The flags live in what was padding: an entry is no bigger for them. */
 static_assert(sizeof(struct tm_ent) == 32, "tm_ent grew");
 
-#define TM_ENT_IFACE	0x01		/* the rule has an iif or an oif */
+#define TM_ENT_EXTRA	0x01		/* tm_rule_has_extra() */
 #define TM_ENT_OFF	0x02		/* disabled: matches nothing */
 
 static __always_inline unsigned int tm_ent_size(unsigned int nw)
@@ -391,24 +408,22 @@ static u32 tm_hash_rule(const struct tm_ttab *t, const struct tm_rule *r,
 	return tm_hash_key(&e, &k, &hk, seed, 4);
 }
 
-static bool tm_rule_has_iface(const struct tm_rule *r)
-{
-	return r->iif || r->oif;
-}
-
 /*
  * An entry with flags whose other fields matched @k: a disabled one, whose
- * rule may be freed already, matches nothing; otherwise the interfaces of
- * its rule must admit @k.
+ * rule may be freed already, matches nothing; otherwise the extra fields
+ * of its rule must admit @k.
  */
 static bool tm_ent_slow(const struct tm_ent *e, const struct tm_key *k,
 			u8 flags)
 {
-	const struct tm_rule *r = e->rule;
-
 	if (flags & TM_ENT_OFF)
 		return false;
-	return (!r->iif || r->iif == k->iif) && (!r->oif || r->oif == k->oif);
+	return tm_rule_extra_match(e->rule, k);
+}
+
+static u8 tm_ent_flags(const struct tm_rule *r)
+{
+	return tm_rule_has_extra(r) ? TM_ENT_EXTRA : 0;
 }
 
 /* @port is in the range @r, lo | (hi - lo) << 16: one compare. */
@@ -433,8 +448,8 @@ static __always_inline void tm_ent_set_a64(struct tm_ent *e, unsigned int i,
 }
 
 /*
- * The flags come last: the interfaces, and whether the entry is disabled,
- * only matter for an entry that matches on everything else.
+ * The flags come last: the extra fields, and whether the entry is
+ * disabled, only matter for an entry that matches on everything else.
  */
 static __always_inline bool tm_ent_matches(const struct tm_ent *e,
 					   const struct tm_key *k,
@@ -567,7 +582,7 @@ static void tm_ent_fill(struct tm_ent *e, const struct tm_rule *r,
 	e->dports = (u32)(r->dport_hi - r->dport_lo) << 16 | r->dport_lo;
 	e->proto = r->proto_any ? 0 : r->proto;
 	e->pmask = r->proto_any ? 0 : 0xff;
-	e->flags = tm_rule_has_iface(r) ? TM_ENT_IFACE : 0;
+	e->flags = tm_ent_flags(r);
 	if (nw == 1) {
 		tm_ent_set_a64(e, 0, (u64)r->src.w[0] << 32 | r->dst.w[0]);
 		tm_ent_set_a64(e, 1, (u64)tm_mask_word(r->src_len, 0) << 32 |
@@ -1498,9 +1513,8 @@ static int tm_ttab_verify(const struct tm_fam *f, const struct tm_ttab *t,
 			k++;
 			if (j && tm_node_ent(node, j - 1, f->nw)->rank >= e->rank)
 				return tm_fail(why, "bucket not in rank order");
-			if (e->flags != (tm_rule_has_iface(e->rule) ?
-					 TM_ENT_IFACE : 0))
-				return tm_fail(why, "entry interface flag wrong");
+			if (e->flags != tm_ent_flags(e->rule))
+				return tm_fail(why, "entry extra flag wrong");
 		}
 		if (k != node->live || !k)
 			return tm_fail(why, "bucket live count wrong or empty");

@@ -87,6 +87,21 @@ static void take_rule(struct input *in, u8 family, struct tm_rule *r)
 		if (!r->iif && !r->oif)
 			r->iif = 1;
 	}
+	/* One rule in 4 has other extra fields, from a few values each. */
+	b = take(in);
+	if (!(b & 3)) {
+		r->ct_set = (b >> 2) & 0x1f;
+		b = take(in);
+		r->frag_set = b & 7;
+		r->mark_mask = b & 8 ? 0x3 : 0;
+		r->mark = r->mark_mask & (b >> 4);
+		r->dscp_set = (b & 0x40) ? 0x3ULL << (take(in) % 4) : 0;
+		if (!r->proto_any && r->proto == 6 && (b & 0x80)) {
+			b = take(in);
+			r->tcp_flags_mask = b & 0x17;
+			r->tcp_flags = (b >> 3) & r->tcp_flags_mask;
+		}
+	}
 }
 
 static void take_key(struct input *in, u8 family, struct tm_key *k)
@@ -104,6 +119,13 @@ static void take_key(struct input *in, u8 family, struct tm_key *k)
 	b = take(in);
 	k->iif = b % 4;
 	k->oif = (b >> 2) % 4;
+	/* Extra fields from a few values, so that they meet the rules'. */
+	k->ct = (b >> 4) % (TM_CT_MAX + 1);
+	b = take(in);
+	k->frag = b % (TM_FRAG_MAX + 1);
+	k->mark = (b >> 2) & 3;
+	k->dscp = (b >> 4) % 6;
+	k->tcp_flags = k->proto == 6 ? take(in) & 0x17 : 0;
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);

@@ -80,6 +80,30 @@ static bool prefix_has(const struct tm_addr *p, unsigned int len,
 	return true;
 }
 
+/* Is @v one of the values of @set (bit v each), an empty set all? */
+static bool set_has(u64 set, unsigned int v)
+{
+	unsigned int i;
+
+	if (!set)
+		return true;
+	for (i = 0; i < 64; i++)
+		if ((set & (1ULL << i)) && i == v)
+			return true;
+	return false;
+}
+
+/* Do the bits of @v under @mask equal @want? */
+static bool masked_eq(u32 v, u32 mask, u32 want)
+{
+	unsigned int i;
+
+	for (i = 0; i < 32; i++)
+		if ((mask >> i & 1) && (v >> i & 1) != (want >> i & 1))
+			return false;
+	return true;
+}
+
 bool oracle_matches(const struct tm_rule *r, const struct tm_key *k)
 {
 	return r->family == k->family &&
@@ -89,7 +113,11 @@ bool oracle_matches(const struct tm_rule *r, const struct tm_key *k)
 	       r->dport_lo <= k->dport && k->dport <= r->dport_hi &&
 	       (r->proto_any || r->proto == k->proto) &&
 	       (r->iif == 0 || r->iif == k->iif) &&
-	       (r->oif == 0 || r->oif == k->oif);
+	       (r->oif == 0 || r->oif == k->oif) &&
+	       masked_eq(k->mark, r->mark_mask, r->mark) &&
+	       masked_eq(k->tcp_flags, r->tcp_flags_mask, r->tcp_flags) &&
+	       set_has(r->ct_set, k->ct) && set_has(r->frag_set, k->frag) &&
+	       set_has(r->dscp_set, k->dscp);
 }
 
 const struct tm_rule *oracle_lookup(const struct oracle *o,
@@ -212,8 +240,67 @@ static void gen_ifaces(struct rng *g, struct tm_rule *r)
 		r->oif = 1 + rng_below(g, 3);
 }
 
+/* A non-empty subset of @all, mostly one or two values. */
+static u64 gen_set(struct rng *g, unsigned int nvalues)
+{
+	u64 set = 1ULL << rng_below(g, nvalues);
+
+	if (rng_below(g, 2))
+		set |= 1ULL << rng_below(g, nvalues);
+	if (!rng_below(g, 4))
+		set |= rng_next(g) & ((nvalues < 64 ? 1ULL << nvalues : 0) - 1);
+	return set;
+}
+
+static const u32 pool_marks[] = { 0, 1, 2, 0x10, 0x110, 0xffffffff };
+static const u8 pool_dscp[] = { 0, 10, 26, 46, 63 };
+
+/*
+ * The fields of a stateful firewall: one rule in 6 has some, each on its
+ * own, from small pools so that keys and rules meet.
+ */
+static void gen_extras(struct rng *g, struct tm_rule *r)
+{
+	static const u32 masks[] = { 0x1, 0xff, 0xffffffff, 0xf0 };
+	static const u8 flag_masks[] = {
+		TM_TCP_SYN | TM_TCP_ACK | TM_TCP_RST | TM_TCP_FIN,
+		TM_TCP_SYN, TM_TCP_ACK, TM_TCP_SYN | TM_TCP_ACK,
+	};
+	unsigned int lo, hi;
+
+	if (rng_below(g, 6))
+		return;
+	if (rng_below(g, 2))
+		r->ct_set = rng_below(g, 2) ? 1 << TM_CT_ESTABLISHED |
+					      1 << TM_CT_RELATED :
+			    gen_set(g, TM_CT_MAX + 1);
+	if (!rng_below(g, 3)) {
+		r->mark_mask = masks[rng_below(g, 4)];
+		r->mark = pool_marks[rng_below(g, 6)] & r->mark_mask;
+	}
+	if (!rng_below(g, 3)) {
+		lo = pool_dscp[rng_below(g, 5)];
+		hi = rng_below(g, 2) ? lo : lo + rng_below(g, 64 - lo);
+		for (; lo <= hi; lo++)
+			r->dscp_set |= 1ULL << lo;
+	}
+	if (!rng_below(g, 3))
+		r->frag_set = gen_set(g, TM_FRAG_MAX + 1);
+	if (!r->proto_any && r->proto == 6 && rng_below(g, 2)) {
+		r->tcp_flags_mask = flag_masks[rng_below(g, 4)];
+		r->tcp_flags = (u8)rng_next(g) & r->tcp_flags_mask;
+	}
+}
+
 void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r)
 {
+	/*
+	 * The extra fields from a stream of their own, so that the 5-tuples
+	 * drawn from @g are those drawn before they existed: the sets the
+	 * tests were tuned on (nested splits, collisions) stay the same.
+	 */
+	struct rng x = { .s = g->s ^ 0x9e3779b97f4a7c15ULL };
+
 	memset(r, 0, sizeof(*r));
 	r->id = id;
 	r->priority = rng_below(g, 4) ? rng_below(g, 1000) : rng_below(g, 4);
@@ -232,6 +319,47 @@ void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r)
 		r->proto = rng_below(g, 3) ? 6 : rng_below(g, 2) ? 17 : 0;
 	r->action = rng_next(g);
 	gen_ifaces(g, r);
+	gen_extras(&x, r);
+}
+
+/* One value of @set (any value below @n when empty). */
+static unsigned int pick_in(struct rng *g, u64 set, unsigned int n)
+{
+	unsigned int v, tries;
+
+	if (!set)
+		return rng_below(g, n);
+	for (tries = 0; tries < 256; tries++) {
+		v = rng_below(g, n);
+		if (set >> v & 1)
+			return v;
+	}
+	for (v = 0; !(set >> v & 1); v++)
+		;
+	return v;
+}
+
+/*
+ * The extra fields of a key: inside @r's when given, else anywhere.  TCP
+ * flags only for TCP, as the module fills them.
+ */
+static void gen_key_extras(struct rng *g, const struct tm_rule *r,
+			   struct tm_key *k)
+{
+	static const struct tm_rule any;
+
+	if (!r)
+		r = &any;
+	k->ct = pick_in(g, r->ct_set, TM_CT_MAX + 1);
+	k->frag = pick_in(g, r->frag_set, TM_FRAG_MAX + 1);
+	k->dscp = r->dscp_set || rng_below(g, 2) ?
+		  pick_in(g, r->dscp_set, 64) : pool_dscp[rng_below(g, 5)];
+	k->mark = pool_marks[rng_below(g, 6)];
+	if (r->mark_mask)
+		k->mark = (k->mark & ~r->mark_mask) | r->mark;
+	if (k->proto == 6)
+		k->tcp_flags = ((u8)rng_next(g) & ~r->tcp_flags_mask) |
+			       r->tcp_flags;
 }
 
 /* Interfaces of a key: 0 (none) to 3, or those of @r when given. */
@@ -261,6 +389,8 @@ void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
 	     struct tm_key *k)
 {
 	unsigned int bits = family == TM_AF_INET ? 32 : 128;
+	/* The extra fields from their own stream, as in gen_rule(). */
+	struct rng x = { .s = g->s ^ 0xd1b54a32d192ed03ULL };
 
 	memset(k, 0, sizeof(*k));
 	k->family = family;
@@ -278,6 +408,7 @@ void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
 		k->dport = pool_ports[rng_below(g, 11)];
 		k->proto = rng_below(g, 2) ? 6 : 17;
 		gen_key_ifaces(g, NULL, k);
+		gen_key_extras(&x, NULL, k);
 		return;
 	}
 	k->src = r->src;
@@ -289,8 +420,12 @@ void gen_key(struct rng *g, u8 family, const struct tm_rule *r,
 	if (rng_below(g, 2))
 		k->sport = rng_below(g, 2) ? r->sport_lo : r->sport_hi;
 	k->proto = r->proto_any ? rng_below(g, 256) : r->proto;
-	/* Now and then on other interfaces: @r fails, worse rules may not. */
+	/*
+	 * Now and then on other interfaces, or other extra fields: @r fails,
+	 * worse rules may not.
+	 */
 	gen_key_ifaces(g, rng_below(g, 4) ? r : NULL, k);
+	gen_key_extras(&x, rng_below(&x, 4) ? r : NULL, k);
 }
 
 bool rule_eq(const struct tm_rule *a, const struct tm_rule *b)
@@ -302,6 +437,11 @@ bool rule_eq(const struct tm_rule *a, const struct tm_rule *b)
 	       a->sport_hi == b->sport_hi && a->dport_lo == b->dport_lo &&
 	       a->dport_hi == b->dport_hi && a->action == b->action &&
 	       a->iif == b->iif && a->oif == b->oif &&
+	       a->mark == b->mark && a->mark_mask == b->mark_mask &&
+	       a->dscp_set == b->dscp_set && a->ct_set == b->ct_set &&
+	       a->frag_set == b->frag_set &&
+	       a->tcp_flags_mask == b->tcp_flags_mask &&
+	       a->tcp_flags == b->tcp_flags &&
 	       !memcmp(&a->src, &b->src, sizeof(a->src)) &&
 	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The test model of the classification core: a brute-force oracle written
- * independently of kmod/core (its own prefix and range logic), and random
- * rules and packets drawn from small pools so that rules overlap, share
- * tuples and collide in buckets (interfaces included: see gen_rule()).
+ * independently of kmod/core (its own prefix, range, set and mask logic),
+ * and random rules and packets drawn from small pools so that rules
+ * overlap, share tuples and collide in buckets (interfaces and the other
+ * extra fields included: see gen_rule()).
  */
 #ifndef _TM_ORACLE_H
 #define _TM_ORACLE_H

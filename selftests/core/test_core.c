@@ -152,6 +152,150 @@ static u32 hit_if(struct tm_cls *cls, struct tm_key *k, u32 iif, u32 oif)
 }
 
 /*
+ * The stateful fields, each in a rule that shares a bucket with a
+ * catch-all (same 5-tuple): the rule matches exactly the keys its field
+ * admits, the others fall to the catch-all; then each edge of the field.
+ */
+static void test_extras(u8 engine, u8 family)
+{
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct tm_cls *cls = new_cls(engine);
+	struct tm_rule_fault fault;
+	struct tm_rule r;
+	struct tm_key k;
+	const char *why;
+
+	/* 9: the catch-all behind them all, tcp. */
+	any_rule(&r, family, 9, 9);
+	r.proto_any = 0;
+	r.proto = 6;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert the catch-all", en, fam);
+
+	/* 1: ct state established,related. */
+	r.id = 1;
+	r.priority = 1;
+	r.ct_set = 1 << TM_CT_ESTABLISHED | 1 << TM_CT_RELATED;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert ct est,rel", en, fam);
+	key_of(&k, family, 1, 2, 1000, 22, 6);
+	k.ct = TM_CT_ESTABLISHED;
+	check(hit(cls, &k) == 1, "%s %s: established hits", en, fam);
+	k.ct = TM_CT_RELATED;
+	check(hit(cls, &k) == 1, "%s %s: related hits", en, fam);
+	k.ct = TM_CT_NEW;
+	check(hit(cls, &k) == 9, "%s %s: new passes", en, fam);
+	k.ct = TM_CT_INVALID;
+	check(hit(cls, &k) == 9, "%s %s: no conntrack (invalid) passes", en,
+	      fam);
+	k.ct = TM_CT_UNTRACKED;
+	check(hit(cls, &k) == 9, "%s %s: untracked passes", en, fam);
+
+	/* 2: tcp-flags syn,ack,rst,fin syn (a first SYN), ct new. */
+	r.id = 2;
+	r.priority = 2;
+	r.ct_set = 0;
+	r.tcp_flags_mask = TM_TCP_SYN | TM_TCP_ACK | TM_TCP_RST | TM_TCP_FIN;
+	r.tcp_flags = TM_TCP_SYN;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert tcp-flags syn", en, fam);
+	k.ct = TM_CT_NEW;
+	k.tcp_flags = TM_TCP_SYN;
+	check(hit(cls, &k) == 2, "%s %s: a SYN hits", en, fam);
+	k.tcp_flags = TM_TCP_SYN | TM_TCP_ECE | TM_TCP_CWR;
+	check(hit(cls, &k) == 2, "%s %s: a SYN with ECN hits (outside the mask)",
+	      en, fam);
+	k.tcp_flags = TM_TCP_SYN | TM_TCP_ACK;
+	check(hit(cls, &k) == 9, "%s %s: a SYN-ACK passes", en, fam);
+	k.tcp_flags = 0;
+	check(hit(cls, &k) == 9, "%s %s: no flag passes", en, fam);
+
+	/* 3: mark 0x10/0xf0. */
+	r.id = 3;
+	r.priority = 3;
+	r.tcp_flags_mask = 0;
+	r.tcp_flags = 0;
+	r.mark = 0x10;
+	r.mark_mask = 0xf0;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert mark 0x10/0xf0", en,
+	      fam);
+	k.mark = 0x1f;
+	check(hit(cls, &k) == 3, "%s %s: mark 0x1f hits", en, fam);
+	k.mark = 0x20;
+	check(hit(cls, &k) == 9, "%s %s: mark 0x20 passes", en, fam);
+	k.mark = 0;
+
+	/* 4: dscp 10-12 and 46. */
+	r.id = 4;
+	r.priority = 4;
+	r.mark = 0;
+	r.mark_mask = 0;
+	r.dscp_set = 7ULL << 10 | 1ULL << 46;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert dscp 10-12,46", en, fam);
+	k.dscp = 12;
+	check(hit(cls, &k) == 4, "%s %s: dscp 12 hits", en, fam);
+	k.dscp = 46;
+	check(hit(cls, &k) == 4, "%s %s: dscp 46 hits", en, fam);
+	k.dscp = 13;
+	check(hit(cls, &k) == 9, "%s %s: dscp 13 passes", en, fam);
+	k.dscp = 63;
+	check(hit(cls, &k) == 9, "%s %s: dscp 63 passes", en, fam);
+	k.dscp = 0;
+
+	/* 5: fragment later. */
+	r.id = 5;
+	r.priority = 5;
+	r.dscp_set = 0;
+	r.frag_set = 1 << TM_FRAG_LATER;
+	check(!tm_cls_insert(cls, &r), "%s %s: insert fragment later", en,
+	      fam);
+	k.frag = TM_FRAG_LATER;
+	check(hit(cls, &k) == 5, "%s %s: a later fragment hits", en, fam);
+	k.frag = TM_FRAG_FIRST;
+	check(hit(cls, &k) == 9, "%s %s: a first fragment passes", en, fam);
+	k.frag = TM_FRAG_NONE;
+
+	/* Replace 5 by a rule without extra fields: it matches everything. */
+	r.frag_set = 0;
+	check(!tm_cls_replace(cls, &r) && hit(cls, &k) == 5,
+	      "%s %s: the replacement without extra fields matches", en, fam);
+	check(!tm_cls_delete(cls, 5) && hit(cls, &k) == 9,
+	      "%s %s: deleted, the catch-all again", en, fam);
+	check(!tm_cls_verify(cls, &why), "%s %s: invariants hold", en, fam);
+
+	/* Refused, naming the part. */
+	any_rule(&r, family, 20, 1);
+	r.mark = 3;
+	r.mark_mask = 1;
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_MARK,
+	      "%s %s: mark bits outside the mask refused", en, fam);
+	any_rule(&r, family, 20, 1);
+	r.tcp_flags_mask = TM_TCP_SYN;
+	r.tcp_flags = TM_TCP_SYN;
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_TCP_FLAGS,
+	      "%s %s: tcp flags without protocol tcp refused", en, fam);
+	r.proto_any = 0;
+	r.proto = 6;
+	r.tcp_flags = TM_TCP_ACK;
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_TCP_FLAGS,
+	      "%s %s: tcp flags value outside the mask refused", en, fam);
+	any_rule(&r, family, 20, 1);
+	r.ct_set = 1 << (TM_CT_MAX + 1);
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_CT,
+	      "%s %s: unknown ct state refused", en, fam);
+	any_rule(&r, family, 20, 1);
+	r.frag_set = 1 << (TM_FRAG_MAX + 1);
+	check(tm_cls_insert(cls, &r) == -EINVAL &&
+	      tm_rule_check(&r, &fault) && fault.part == TM_RP_FRAG,
+	      "%s %s: unknown fragment kind refused", en, fam);
+	check(!tm_cls_find(cls, 20) && !tm_cls_verify(cls, &why),
+	      "%s %s: refusals changed nothing", en, fam);
+	tm_cls_destroy(cls);
+}
+
+/*
  * Interfaces: a better rule that fails only on its interface gives way to
  * a worse one, in another tuple (iif) or in the same bucket (oif, and rules
  * that differ only by iif); a key without an interface matches only rules
@@ -409,6 +553,7 @@ static void test_directed(u8 engine, u8 family)
 	if (engine != TM_ENGINE_LINEAR)
 		test_last_of_tuple(engine, family);
 	test_ifaces(engine, family);
+	test_extras(engine, family);
 }
 
 struct churn {
