@@ -181,6 +181,8 @@ struct tm_tstats {
  * @live: packets are classified (else accepted: not yet, or no longer)
  * @ops: netfilter hooks, one per address family (IPv4, IPv6)
  * @nops: hooks in use: 2 for TM_FAMILY_INET, else 1
+ * @conntrack: the table holds conntrack on for its hooks' families (a
+ *	rule matched a conntrack state), until the hooks go
  * @handle: stable identifier, unique in the namespace
  * @family: enum tm_family
  * @hook: enum tm_hook
@@ -189,7 +191,7 @@ struct tm_tstats {
  * @collide: TupleMerge collision limit
  * @priority: netfilter hook priority
  * @max_rules: rules it may hold, at most
- * @max_tuples: hash tables its classifier may have, at most
+ * @max_tuples: tuples its classifier may have, at most
  * @name: NUL-terminated name, unique in the namespace
  */
 struct tm_table {
@@ -205,6 +207,7 @@ struct tm_table {
 	bool live;
 	struct nf_hook_ops ops[2];
 	u8 nops;
+	bool conntrack;
 	u32 handle;
 	u8 family;
 	u8 hook;
@@ -277,5 +280,8 @@ void tm_cnt_exit(void);
 /* hook.c */
 int tm_hook_register(struct net *net, struct tm_table *t);
 void tm_hook_unregister(struct net *net, struct tm_table *t);
+bool tm_hook_sees_conntrack(const struct tm_table *t);
+int tm_hook_conntrack(struct net *net, struct tm_table *t,
+		      struct netlink_ext_ack *extack);
 
 #endif /* _TM_CLASSIFIER_H */

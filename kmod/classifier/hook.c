@@ -7,10 +7,14 @@
  *
  * The key: addresses, protocol and ports of the packet.  For IPv6 the
  * protocol is that of the upper-layer header, past the extension headers.
- * Ports are read for TCP, UDP, UDP-Lite, SCTP and DCCP; every other packet,
- * a fragment other than the first and a packet too short to hold them get
- * ports 0.  An IPv6 packet whose extension headers cannot be walked gets
- * protocol 255 (reserved), so that only rules for any protocol match it.
+ * Ports are read for TCP, UDP, UDP-Lite, SCTP and DCCP, and for ICMP
+ * (IPv4) and ICMPv6 (IPv6) the type and code stand in the port fields;
+ * every other packet, a fragment other than the first and a packet too
+ * short to hold them get ports 0.  An IPv6 packet whose extension headers
+ * cannot be walked gets protocol 255 (reserved), so that only rules for any
+ * protocol match it.  Then the stateful fields: TCP flags, DSCP, fragment
+ * kind, mark, and the conntrack state as nft_ct reads it (none attached:
+ * invalid, or untracked).
  *
  * The verdict: the rule found counts the packet and applies its action;
  * with no rule, the table's policy decides.  The hook runs under RCU (as
@@ -22,8 +26,10 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/percpu.h>
+#include <net/dsfield.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/ipv4/nf_reject.h>
 #include <net/netfilter/ipv6/nf_reject.h>
 
@@ -43,19 +49,53 @@ static bool tm_has_ports(u8 proto)
 	return false;
 }
 
-static void tm_key_ports(const struct sk_buff *skb, unsigned int thoff,
-			 struct tm_key *k)
+/* The transport header of a first fragment or whole packet. */
+static void tm_key_l4(const struct sk_buff *skb, unsigned int thoff,
+		      struct tm_key *k)
 {
-	__be16 buf[2];
-	const __be16 *p;
+	u8 buf[14];
+	const u8 *p;
 
-	if (!tm_has_ports(k->proto))
+	if (k->proto == IPPROTO_TCP) {
+		/* Ports, and the flags in byte 13. */
+		p = skb_header_pointer(skb, thoff, 14, buf);
+		if (p)
+			k->tcp_flags = p[13];
+		else	/* too short for flags: the ports alone */
+			p = skb_header_pointer(skb, thoff, 4, buf);
+	} else if (tm_has_ports(k->proto) ||
+		   (k->proto == IPPROTO_ICMP && k->family == TM_AF_INET) ||
+		   (k->proto == IPPROTO_ICMPV6 && k->family == TM_AF_INET6)) {
+		p = skb_header_pointer(skb, thoff, 4, buf);
+	} else {
 		return;
-	p = skb_header_pointer(skb, thoff, sizeof(buf), buf);
+	}
 	if (!p)
 		return;
-	k->sport = ntohs(p[0]);
-	k->dport = ntohs(p[1]);
+	if (k->proto == IPPROTO_ICMP || k->proto == IPPROTO_ICMPV6) {
+		k->sport = p[0];	/* type */
+		k->dport = p[1];	/* code */
+		return;
+	}
+	k->sport = p[0] << 8 | p[1];
+	k->dport = p[2] << 8 | p[3];
+}
+
+/* Conntrack's view of the packet, as nft_ct's "ct state" reads it. */
+static u8 tm_key_ct(const struct sk_buff *skb)
+{
+	enum ip_conntrack_info ctinfo;
+
+	if (nf_ct_get(skb, &ctinfo))
+		switch (ctinfo % IP_CT_IS_REPLY) {
+		case IP_CT_ESTABLISHED:
+			return TM_CT_ESTABLISHED;
+		case IP_CT_RELATED:
+			return TM_CT_RELATED;
+		default:
+			return TM_CT_NEW;
+		}
+	return ctinfo == IP_CT_UNTRACKED ? TM_CT_UNTRACKED : TM_CT_INVALID;
 }
 
 /* Fill @k from an IPv4 packet; @thoff: its transport header offset. */
@@ -68,10 +108,13 @@ static void tm_key4(const struct sk_buff *skb, struct tm_key *k,
 	k->src.w[0] = ntohl(iph->saddr);
 	k->dst.w[0] = ntohl(iph->daddr);
 	k->proto = iph->protocol;
+	k->dscp = ipv4_get_dsfield(iph) >> 2;
 	*thoff = skb_network_offset(skb) + iph->ihl * 4;
 	*frag = ntohs(iph->frag_off) & IP_OFFSET;
+	k->frag = *frag ? TM_FRAG_LATER :
+		  ntohs(iph->frag_off) & IP_MF ? TM_FRAG_FIRST : TM_FRAG_NONE;
 	if (!*frag)
-		tm_key_ports(skb, *thoff, k);
+		tm_key_l4(skb, *thoff, k);
 }
 
 static void tm_key6(const struct sk_buff *skb, struct tm_key *k,
@@ -88,9 +131,12 @@ static void tm_key6(const struct sk_buff *skb, struct tm_key *k,
 		k->src.w[i] = ntohl(ip6h->saddr.s6_addr32[i]);
 		k->dst.w[i] = ntohl(ip6h->daddr.s6_addr32[i]);
 	}
+	k->dscp = ipv6_get_dsfield(ip6h) >> 2;
 	off = ipv6_skip_exthdr(skb, skb_network_offset(skb) + sizeof(*ip6h),
 			       &nexthdr, &frag_off);
 	*frag = frag_off & htons(IP6_OFFSET);
+	k->frag = *frag ? TM_FRAG_LATER :
+		  frag_off & htons(IP6_MF) ? TM_FRAG_FIRST : TM_FRAG_NONE;
 	if (off < 0) {
 		k->proto = 255;
 		*thoff = 0;
@@ -99,7 +145,7 @@ static void tm_key6(const struct sk_buff *skb, struct tm_key *k,
 	k->proto = nexthdr;
 	*thoff = off;
 	if (!*frag)
-		tm_key_ports(skb, off, k);
+		tm_key_l4(skb, off, k);
 }
 
 static void tm_reject(struct sk_buff *skb, const struct nf_hook_state *state,
@@ -193,6 +239,8 @@ static unsigned int tm_nf_hook(void *priv, struct sk_buff *skb,
 		tm_key6(skb, &k, &thoff, &frag);
 	k.iif = state->in ? state->in->ifindex : 0;
 	k.oif = state->out ? state->out->ifindex : 0;
+	k.mark = skb->mark;
+	k.ct = tm_key_ct(skb);
 
 	r = tm_cls_lookup_probes(rcu_dereference(t->cls), &k, &probes);
 	tm_table_count(t, r, probes);
@@ -229,6 +277,17 @@ int tm_hook_register(struct net *net, struct tm_table *t)
 	};
 	unsigned int i;
 
+	/* The core's conntrack states and fragment kinds are the ABI's. */
+	BUILD_BUG_ON((int)TM_CT_STATE_INVALID != (int)TM_CT_INVALID ||
+		     (int)TM_CT_STATE_NEW != (int)TM_CT_NEW ||
+		     (int)TM_CT_STATE_ESTABLISHED != (int)TM_CT_ESTABLISHED ||
+		     (int)TM_CT_STATE_RELATED != (int)TM_CT_RELATED ||
+		     (int)TM_CT_STATE_UNTRACKED != (int)TM_CT_UNTRACKED ||
+		     (int)TM_CT_STATE_MAX != (int)TM_CT_MAX);
+	BUILD_BUG_ON((int)TM_FRAGMENT_NONE != (int)TM_FRAG_NONE ||
+		     (int)TM_FRAGMENT_FIRST != (int)TM_FRAG_FIRST ||
+		     (int)TM_FRAGMENT_LATER != (int)TM_FRAG_LATER ||
+		     (int)TM_FRAGMENT_MAX != (int)TM_FRAG_MAX);
 	/* The ABI's hook numbers are netfilter's. */
 	BUILD_BUG_ON((int)TM_HOOK_PREROUTING != (int)NF_INET_PRE_ROUTING ||
 		     (int)TM_HOOK_INPUT != (int)NF_INET_LOCAL_IN ||
@@ -246,8 +305,54 @@ int tm_hook_register(struct net *net, struct tm_table *t)
 	return nf_register_net_hooks(net, t->ops, t->nops);
 }
 
-/* After this, no new packet reaches @t; running hooks end within RCU. */
+/*
+ * After this, no new packet reaches @t; running hooks end within RCU.  The
+ * table's hold on conntrack goes with its hooks.
+ */
 void tm_hook_unregister(struct net *net, struct tm_table *t)
 {
+	unsigned int i;
+
 	nf_unregister_net_hooks(net, t->ops, t->nops);
+	for (i = 0; t->conntrack && i < t->nops; i++)
+		nf_ct_netns_put(net, t->ops[i].pf);
+	t->conntrack = false;
+}
+
+/*
+ * Whether packets reach @t with their conntrack state: not at prerouting
+ * or output at conntrack's priority or before (NF_IP_PRI_CONNTRACK, the
+ * same for IPv6); every later hook comes after one of those.
+ */
+bool tm_hook_sees_conntrack(const struct tm_table *t)
+{
+	if (t->hook != TM_HOOK_PREROUTING && t->hook != TM_HOOK_OUTPUT)
+		return true;
+	return t->priority > NF_IP_PRI_CONNTRACK;
+}
+
+/*
+ * Conntrack on in @net for @t's families, for as long as @t's hooks stay:
+ * in a namespace nothing else asked it of, packets would all be invalid.
+ */
+int tm_hook_conntrack(struct net *net, struct tm_table *t,
+		      struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err;
+
+	if (t->conntrack)
+		return 0;
+	for (i = 0; i < t->nops; i++) {
+		err = nf_ct_netns_get(net, t->ops[i].pf);
+		if (err) {
+			while (i--)
+				nf_ct_netns_put(net, t->ops[i].pf);
+			NL_SET_ERR_MSG(extack,
+				       "Cannot turn conntrack on in this namespace");
+			return err;
+		}
+	}
+	t->conntrack = true;
+	return 0;
 }

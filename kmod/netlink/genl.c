@@ -166,6 +166,18 @@ static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 				.len = TM_COMMENT_MAX - 1 },
 	[TM_A_RULE_COOKIE] = { .type = NLA_U64 },
 	[TM_A_RULE_RESET_COUNTERS] = { .type = NLA_FLAG },
+	/* Sets of values, bit 1 << value each: not empty. */
+	[TM_A_RULE_CT_STATE] = NLA_POLICY_RANGE(NLA_U8, 1, TM_CT_STATE_SET),
+	[TM_A_RULE_TCP_FLAGS] = { .type = NLA_U8 },
+	[TM_A_RULE_TCP_FLAGS_MASK] = NLA_POLICY_MIN(NLA_U8, 1),
+	[TM_A_RULE_ICMP_TYPE_MIN] = { .type = NLA_U8 },
+	[TM_A_RULE_ICMP_TYPE_MAX] = { .type = NLA_U8 },
+	[TM_A_RULE_ICMP_CODE_MIN] = { .type = NLA_U8 },
+	[TM_A_RULE_ICMP_CODE_MAX] = { .type = NLA_U8 },
+	[TM_A_RULE_META_MARK] = { .type = NLA_U32 },
+	[TM_A_RULE_META_MARK_MASK] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_RULE_DSCP] = NLA_POLICY_MIN(NLA_U64, 1),
+	[TM_A_RULE_FRAGMENT] = NLA_POLICY_RANGE(NLA_U8, 1, TM_FRAGMENT_SET),
 };
 
 static const struct nla_policy tm_rule_del_policy[TM_A_MAX + 1] = {
@@ -188,6 +200,11 @@ static const struct nla_policy tm_rule_lookup_policy[TM_A_MAX + 1] = {
 	[TM_A_KEY_PROTO] = { .type = NLA_U8 },
 	[TM_A_KEY_IIF] = { .type = NLA_U32 },
 	[TM_A_KEY_OIF] = { .type = NLA_U32 },
+	[TM_A_KEY_CT_STATE] = NLA_POLICY_MAX(NLA_U8, TM_CT_STATE_MAX),
+	[TM_A_KEY_TCP_FLAGS] = { .type = NLA_U8 },
+	[TM_A_KEY_MARK] = { .type = NLA_U32 },
+	[TM_A_KEY_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
+	[TM_A_KEY_FRAGMENT] = NLA_POLICY_MAX(NLA_U8, TM_FRAGMENT_MAX),
 };
 
 static const struct nla_policy tm_txn_begin_policy[TM_A_MAX + 1] = {

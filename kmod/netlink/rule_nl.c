@@ -120,6 +120,73 @@ static int tm_nl_rule_lb(struct genl_info *info, const struct tm_table *t,
 	return 0;
 }
 
+static bool tm_nl_has_icmp(struct nlattr **a)
+{
+	return a[TM_A_RULE_ICMP_TYPE_MIN] || a[TM_A_RULE_ICMP_TYPE_MAX] ||
+	       a[TM_A_RULE_ICMP_CODE_MIN] || a[TM_A_RULE_ICMP_CODE_MAX];
+}
+
+/* An ICMP type or code range: a u8 min and max, any when absent. */
+static void tm_nl_icmp(struct genl_info *info, int amin, u16 *lo, u16 *hi)
+{
+	const struct nlattr *min = info->attrs[amin];
+	const struct nlattr *max = info->attrs[amin + 1];
+
+	if (!min && !max)
+		return;
+	*lo = min ? nla_get_u8(min) : 0;
+	*hi = max ? nla_get_u8(max) : 255;
+}
+
+/*
+ * The stateful matches: conntrack state, TCP flags, ICMP type and code
+ * (kept in the port fields, which are the key's type and code for ICMP),
+ * mark, DSCP and fragment kind.  The attributes that go in pairs must.
+ */
+static int tm_nl_stateful(struct genl_info *info, struct tm_rule *r)
+{
+	struct nlattr **a = info->attrs;
+
+	if (a[TM_A_RULE_CT_STATE])
+		r->ct_set = nla_get_u8(a[TM_A_RULE_CT_STATE]);
+	if (a[TM_A_RULE_TCP_FLAGS] && !a[TM_A_RULE_TCP_FLAGS_MASK]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_RULE_TCP_FLAGS],
+				    "TCP flags without their mask");
+		return -EINVAL;
+	}
+	if (a[TM_A_RULE_TCP_FLAGS_MASK]) {
+		r->tcp_flags_mask = nla_get_u8(a[TM_A_RULE_TCP_FLAGS_MASK]);
+		if (a[TM_A_RULE_TCP_FLAGS])
+			r->tcp_flags = nla_get_u8(a[TM_A_RULE_TCP_FLAGS]);
+	}
+	if (a[TM_A_RULE_META_MARK_MASK] && !a[TM_A_RULE_META_MARK]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_RULE_META_MARK_MASK],
+				    "Mark mask without a mark");
+		return -EINVAL;
+	}
+	if (a[TM_A_RULE_META_MARK]) {
+		r->mark = nla_get_u32(a[TM_A_RULE_META_MARK]);
+		r->mark_mask = a[TM_A_RULE_META_MARK_MASK] ?
+			       nla_get_u32(a[TM_A_RULE_META_MARK_MASK]) :
+			       U32_MAX;
+	}
+	if (a[TM_A_RULE_DSCP])
+		r->dscp_set = nla_get_u64(a[TM_A_RULE_DSCP]);
+	if (a[TM_A_RULE_FRAGMENT])
+		r->frag_set = nla_get_u8(a[TM_A_RULE_FRAGMENT]);
+	if (!tm_nl_has_icmp(a))
+		return 0;
+	if (a[TM_A_RULE_SPORT_MIN] || a[TM_A_RULE_SPORT_MAX] ||
+	    a[TM_A_RULE_DPORT_MIN] || a[TM_A_RULE_DPORT_MAX]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "ICMP type and code exclude ports");
+		return -EINVAL;
+	}
+	tm_nl_icmp(info, TM_A_RULE_ICMP_TYPE_MIN, &r->sport_lo, &r->sport_hi);
+	tm_nl_icmp(info, TM_A_RULE_ICMP_CODE_MIN, &r->dport_lo, &r->dport_hi);
+	return 0;
+}
+
 /*
  * A rule from the request's attributes (TM_CMD_RULE_NEW/SET): what each
  * attribute alone can say is wrong (an address of neither 4 nor 16 bytes,
@@ -163,6 +230,9 @@ static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
 		cfg->r.iif = nla_get_u32(a[TM_A_RULE_IIF]);
 	if (a[TM_A_RULE_OIF])
 		cfg->r.oif = nla_get_u32(a[TM_A_RULE_OIF]);
+	err = tm_nl_stateful(info, &cfg->r);
+	if (err)
+		return err;
 	cfg->action = a[TM_A_RULE_ACTION] ? nla_get_u8(a[TM_A_RULE_ACTION]) :
 					    TM_ACT_ACCEPT;
 	if (a[TM_A_RULE_REJECT])
@@ -187,6 +257,10 @@ static const u16 tm_rule_part_attr[] = {
 	[TM_RP_SPORT] = TM_A_RULE_SPORT_MAX,
 	[TM_RP_DPORT] = TM_A_RULE_DPORT_MAX,
 	[TM_RP_PROTO] = TM_A_RULE_PROTO,
+	[TM_RP_MARK] = TM_A_RULE_META_MARK,
+	[TM_RP_CT] = TM_A_RULE_CT_STATE,
+	[TM_RP_FRAG] = TM_A_RULE_FRAGMENT,
+	[TM_RP_TCP_FLAGS] = TM_A_RULE_TCP_FLAGS_MASK,
 };
 
 /*
@@ -217,8 +291,16 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 					    "Rule family does not match its addresses");
 			return -EINVAL;
 		}
+	} else if (af) {
+		cfg->fams = tm_fams_of_af(af);
+	} else if (tm_nl_has_icmp(a) && !cfg->r.proto_any &&
+		   (cfg->r.proto == IPPROTO_ICMP ||
+		    cfg->r.proto == IPPROTO_ICMPV6)) {
+		/* ICMP types are IPv4's, ICMPv6 types IPv6's, as in nft. */
+		cfg->fams = cfg->r.proto == IPPROTO_ICMP ? TM_FAMS_V4 :
+							   TM_FAMS_V6;
 	} else {
-		cfg->fams = af ? tm_fams_of_af(af) : table_fams;
+		cfg->fams = table_fams;
 	}
 	if (cfg->fams & ~table_fams) {
 		NL_SET_ERR_MSG(extack,
@@ -235,6 +317,28 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 		return err;
 	}
 
+	if (a[TM_A_RULE_CT_STATE] && !tm_hook_sees_conntrack(t)) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_CT_STATE],
+				    "The table's hook runs before conntrack (priority -200): no state yet");
+		return -EINVAL;
+	}
+	if (!cfg->r.proto_any &&
+	    (cfg->r.proto == IPPROTO_ICMP || cfg->r.proto == IPPROTO_ICMPV6) &&
+	    (a[TM_A_RULE_SPORT_MIN] || a[TM_A_RULE_SPORT_MAX] ||
+	     a[TM_A_RULE_DPORT_MIN] || a[TM_A_RULE_DPORT_MAX])) {
+		NL_SET_ERR_MSG(extack,
+			       "ICMP has no ports: use the ICMP type and code");
+		return -EINVAL;
+	}
+	if (tm_nl_has_icmp(a) &&
+	    !(cfg->fams == TM_FAMS_V4 && !cfg->r.proto_any &&
+	      cfg->r.proto == IPPROTO_ICMP) &&
+	    !(cfg->fams == TM_FAMS_V6 && !cfg->r.proto_any &&
+	      cfg->r.proto == IPPROTO_ICMPV6)) {
+		NL_SET_ERR_MSG(extack,
+			       "ICMP type and code need protocol icmp in an IPv4 rule or icmpv6 in an IPv6 one");
+		return -EINVAL;
+	}
 	if (a[TM_A_RULE_IIF] &&
 	    (t->hook == TM_HOOK_OUTPUT || t->hook == TM_HOOK_POSTROUTING)) {
 		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_IIF],
@@ -305,12 +409,46 @@ static int tm_put_addr(struct sk_buff *skb, int attr, const struct tm_addr *a,
 	return nla_put(skb, attr, 4 * n, buf);
 }
 
-static int tm_put_ports(struct sk_buff *skb, int amin, int amax, u16 lo,
-			u16 hi)
+/*
+ * The source (or destination, @dst) port range of @r, or for ICMP its
+ * type (code) range, which the port fields hold; nothing for any.
+ */
+static int tm_put_ports(struct sk_buff *skb, const struct tm_rule *r,
+			bool dst)
 {
+	u16 lo = dst ? r->dport_lo : r->sport_lo;
+	u16 hi = dst ? r->dport_hi : r->sport_hi;
+	int amin;
+
 	if (lo == 0 && hi == 65535)
 		return 0;
-	return nla_put_u16(skb, amin, lo) || nla_put_u16(skb, amax, hi);
+	if (!r->proto_any &&
+	    (r->proto == IPPROTO_ICMP || r->proto == IPPROTO_ICMPV6)) {
+		amin = dst ? TM_A_RULE_ICMP_CODE_MIN : TM_A_RULE_ICMP_TYPE_MIN;
+		return nla_put_u8(skb, amin, lo) ||
+		       nla_put_u8(skb, amin + 1, hi);
+	}
+	amin = dst ? TM_A_RULE_DPORT_MIN : TM_A_RULE_SPORT_MIN;
+	return nla_put_u16(skb, amin, lo) || nla_put_u16(skb, amin + 1, hi);
+}
+
+static int tm_put_stateful(struct sk_buff *skb, const struct tm_rule *r)
+{
+	return (r->ct_set &&
+		nla_put_u8(skb, TM_A_RULE_CT_STATE, r->ct_set)) ||
+	       (r->tcp_flags_mask &&
+		(nla_put_u8(skb, TM_A_RULE_TCP_FLAGS, r->tcp_flags) ||
+		 nla_put_u8(skb, TM_A_RULE_TCP_FLAGS_MASK,
+			    r->tcp_flags_mask))) ||
+	       (r->mark_mask &&
+		(nla_put_u32(skb, TM_A_RULE_META_MARK, r->mark) ||
+		 (r->mark_mask != U32_MAX &&
+		  nla_put_u32(skb, TM_A_RULE_META_MARK_MASK, r->mark_mask)))) ||
+	       (r->dscp_set &&
+		nla_put_u64_64bit(skb, TM_A_RULE_DSCP, r->dscp_set,
+				  TM_A_PAD)) ||
+	       (r->frag_set &&
+		nla_put_u8(skb, TM_A_RULE_FRAGMENT, r->frag_set));
 }
 
 static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
@@ -331,10 +469,8 @@ static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
 	    (tm_put_addr(skb, TM_A_RULE_DST, &r->dst, r->family) ||
 	     nla_put_u8(skb, TM_A_RULE_DST_LEN, r->dst_len)))
 		return -EMSGSIZE;
-	if (tm_put_ports(skb, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
-			 r->sport_lo, r->sport_hi) ||
-	    tm_put_ports(skb, TM_A_RULE_DPORT_MIN, TM_A_RULE_DPORT_MAX,
-			 r->dport_lo, r->dport_hi))
+	if (tm_put_ports(skb, r, false) || tm_put_ports(skb, r, true) ||
+	    tm_put_stateful(skb, r))
 		return -EMSGSIZE;
 	if ((!r->proto_any && nla_put_u8(skb, TM_A_RULE_PROTO, r->proto)) ||
 	    (r->iif && nla_put_u32(skb, TM_A_RULE_IIF, r->iif)) ||
@@ -466,6 +602,9 @@ static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
 	}
 	err = tm_nl_rule_parse(info, &cfg, &af) ?:
 	      tm_nl_rule_check(info, t, &cfg, af, cmd == TM_CMD_RULE_SET);
+	/* Conntrack on for good once a rule of the table needs it. */
+	if (!err && cfg.r.ct_set)
+		err = tm_hook_conntrack(net, t, info->extack);
 	if (err)
 		goto out;
 	err = tm_txn_target(tn, txn, t, false, &tg, info->extack);
@@ -680,6 +819,12 @@ int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
 	k.proto = a[TM_A_KEY_PROTO] ? nla_get_u8(a[TM_A_KEY_PROTO]) : 0;
 	k.iif = a[TM_A_KEY_IIF] ? nla_get_u32(a[TM_A_KEY_IIF]) : 0;
 	k.oif = a[TM_A_KEY_OIF] ? nla_get_u32(a[TM_A_KEY_OIF]) : 0;
+	k.ct = a[TM_A_KEY_CT_STATE] ? nla_get_u8(a[TM_A_KEY_CT_STATE]) : 0;
+	k.tcp_flags = a[TM_A_KEY_TCP_FLAGS] ?
+		      nla_get_u8(a[TM_A_KEY_TCP_FLAGS]) : 0;
+	k.mark = a[TM_A_KEY_MARK] ? nla_get_u32(a[TM_A_KEY_MARK]) : 0;
+	k.dscp = a[TM_A_KEY_DSCP] ? nla_get_u8(a[TM_A_KEY_DSCP]) : 0;
+	k.frag = a[TM_A_KEY_FRAGMENT] ? nla_get_u8(a[TM_A_KEY_FRAGMENT]) : 0;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)

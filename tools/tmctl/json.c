@@ -34,7 +34,7 @@
 
 /* Errors reported before giving up: as many as batch.c reports. */
 #define TM_JSON_ERRORS_MAX	20
-/* The most words of a command: a rule has up to 41, a SID 31. */
+/* The most words of a command: a rule has up to 58, a SID 31. */
 #define TM_JSON_WORDS_MAX	64
 /* The words and paths are copied into chunks of this many bytes. */
 #define TM_JSON_CHUNK		65536
@@ -209,6 +209,17 @@ enum {
 	TM_JR_IIF_INDEX,
 	TM_JR_OIF,
 	TM_JR_OIF_INDEX,
+	TM_JR_CT_STATE,
+	TM_JR_TCP_FLAGS_MASK,
+	TM_JR_TCP_FLAGS,
+	TM_JR_ICMP_TYPE_MIN,
+	TM_JR_ICMP_TYPE_MAX,
+	TM_JR_ICMP_CODE_MIN,
+	TM_JR_ICMP_CODE_MAX,
+	TM_JR_META_MARK,
+	TM_JR_META_MARK_MASK,
+	TM_JR_DSCP,
+	TM_JR_FRAGMENT,
 	TM_JR_COMMENT,
 	TM_JR_COOKIE,
 	TM_JR_ACTION,
@@ -236,6 +247,17 @@ static const struct tm_json_member tm_json_rule[TM_JR_MAX] = {
 	[TM_JR_IIF_INDEX] = { "iif_index", TM_J_INT },
 	[TM_JR_OIF] = { "oif", TM_J_STRING },
 	[TM_JR_OIF_INDEX] = { "oif_index", TM_J_INT },
+	[TM_JR_CT_STATE] = { "ct_state", TM_J_STRING },
+	[TM_JR_TCP_FLAGS_MASK] = { "tcp_flags_mask", TM_J_STRING },
+	[TM_JR_TCP_FLAGS] = { "tcp_flags", TM_J_STRING },
+	[TM_JR_ICMP_TYPE_MIN] = { "icmp_type_min", TM_J_INT },
+	[TM_JR_ICMP_TYPE_MAX] = { "icmp_type_max", TM_J_INT },
+	[TM_JR_ICMP_CODE_MIN] = { "icmp_code_min", TM_J_INT },
+	[TM_JR_ICMP_CODE_MAX] = { "icmp_code_max", TM_J_INT },
+	[TM_JR_META_MARK] = { "meta_mark", TM_J_INT },
+	[TM_JR_META_MARK_MASK] = { "meta_mark_mask", TM_J_INT },
+	[TM_JR_DSCP] = { "dscp", TM_J_STRING, "dscp" },
+	[TM_JR_FRAGMENT] = { "fragment", TM_J_STRING, "fragment" },
 	[TM_JR_COMMENT] = { "comment", TM_J_STRING, "comment" },
 	[TM_JR_COOKIE] = { "cookie", TM_J_INT, "cookie" },
 	[TM_JR_ACTION] = { "action", TM_J_STRING },
@@ -1360,6 +1382,56 @@ static void tm_json_dev(struct tm_json *j, const struct tm_json_val **v,
 	tm_json_word(j, v[i]->s, m[i].name);
 }
 
+/* Members @a and @b go together: both or neither. */
+static bool tm_json_both(struct tm_json *j, const char *path,
+			 const struct tm_json_val **v, int a, int b)
+{
+	const struct tm_json_member *m = tm_json_rule;
+
+	if (!v[a] == !v[b])
+		return true;
+	tm_json_error(j, path, m[v[a] ? a : b].name, "%s without %s",
+		      m[v[a] ? a : b].name, m[v[a] ? b : a].name);
+	return false;
+}
+
+/*
+ * The stateful matches: "ct state S", "tcp-flags MASK VALUE", "icmp-type
+ * T", "icmp-code C", "meta mark V[/M]", "dscp D", "fragment F".
+ */
+static void tm_json_stateful(struct tm_json *j, const struct tm_json_val **v)
+{
+	const struct tm_json_member *m = tm_json_rule;
+	const struct tm_json_val *mark = v[TM_JR_META_MARK];
+	const struct tm_json_val *mask = v[TM_JR_META_MARK_MASK];
+	const char *key;
+
+	if (v[TM_JR_CT_STATE]) {
+		key = m[TM_JR_CT_STATE].name;
+		tm_json_word(j, "ct", key);
+		tm_json_word(j, "state", key);
+		tm_json_word(j, v[TM_JR_CT_STATE]->s, key);
+	}
+	if (v[TM_JR_TCP_FLAGS_MASK]) {
+		tm_json_word(j, "tcp-flags", m[TM_JR_TCP_FLAGS_MASK].name);
+		tm_json_word(j, v[TM_JR_TCP_FLAGS_MASK]->s,
+			     m[TM_JR_TCP_FLAGS_MASK].name);
+		tm_json_word(j, v[TM_JR_TCP_FLAGS]->s, m[TM_JR_TCP_FLAGS].name);
+	}
+	tm_json_ports(j, v, TM_JR_ICMP_TYPE_MIN, "icmp-type");
+	tm_json_ports(j, v, TM_JR_ICMP_CODE_MIN, "icmp-code");
+	if (mark || mask) {
+		key = m[mark ? TM_JR_META_MARK : TM_JR_META_MARK_MASK].name;
+		tm_json_word(j, "meta", key);
+		tm_json_word(j, "mark", key);
+		tm_json_word(j, !mask ? mark->s :
+			     tm_json_printf(j, "%s/%s", mark ? mark->s : "",
+					    mask->s), key);
+	}
+	tm_json_pair(j, m, v, TM_JR_DSCP);
+	tm_json_pair(j, m, v, TM_JR_FRAGMENT);
+}
+
 /* "reject [with TYPE]" of member reject, "with TYPE" after @act. */
 static void tm_json_reject(struct tm_json *j, const struct tm_json_val *rej,
 			   bool act)
@@ -1448,6 +1520,9 @@ static bool tm_json_rule_ok(struct tm_json *j, const char *path,
 	}
 	ok &= tm_json_ports_ok(j, path, v, TM_JR_SPORT_MIN);
 	ok &= tm_json_ports_ok(j, path, v, TM_JR_DPORT_MIN);
+	ok &= tm_json_ports_ok(j, path, v, TM_JR_ICMP_TYPE_MIN);
+	ok &= tm_json_ports_ok(j, path, v, TM_JR_ICMP_CODE_MIN);
+	ok &= tm_json_both(j, path, v, TM_JR_TCP_FLAGS_MASK, TM_JR_TCP_FLAGS);
 	return ok;
 }
 
@@ -1498,6 +1573,7 @@ static void tm_json_rule_obj(struct tm_json *j, const char *path,
 	}
 	tm_json_dev(j, v, TM_JR_IIF, "iif");
 	tm_json_dev(j, v, TM_JR_OIF, "oif");
+	tm_json_stateful(j, v);
 	tm_json_pair(j, m, v, TM_JR_COMMENT);
 	tm_json_pair(j, m, v, TM_JR_COOKIE);
 	tm_json_action(j, v, v[TM_JR_ACTION] ? v[TM_JR_ACTION]->s : NULL);

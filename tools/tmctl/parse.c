@@ -130,6 +130,25 @@ const char * const tm_reject_names[TM_REJECT_MAX + 1] = {
 	[TM_REJECT_ADMIN] = "admin-prohibited",
 };
 
+const char * const tm_ct_state_names[TM_CT_STATE_MAX + 1] = {
+	[TM_CT_STATE_INVALID] = "invalid",
+	[TM_CT_STATE_NEW] = "new",
+	[TM_CT_STATE_ESTABLISHED] = "established",
+	[TM_CT_STATE_RELATED] = "related",
+	[TM_CT_STATE_UNTRACKED] = "untracked",
+};
+
+const char * const tm_fragment_names[TM_FRAGMENT_MAX + 1] = {
+	[TM_FRAGMENT_NONE] = "none",
+	[TM_FRAGMENT_FIRST] = "first",
+	[TM_FRAGMENT_LATER] = "later",
+};
+
+/* The TCP header's flags, bit 0 first, as nftables names them. */
+const char * const tm_tcp_flag_names[8] = {
+	"fin", "syn", "rst", "psh", "ack", "urg", "ecn", "cwr",
+};
+
 /* IP protocols known by name; any other is printed as its number. */
 static const struct {
 	const char *name;
@@ -450,6 +469,161 @@ int tm_parse_ports(const struct tm_words *w, int i, uint16_t *lo,
 				 "'%s': empty port range, %u is above %u",
 				 arg, *lo, *hi);
 	return 0;
+}
+
+/* A decimal number 0..max, all of [s, e): 0, -1 not one, -2 too big. */
+static int tm_small(const char *s, const char *e, unsigned int max,
+		    unsigned int *v)
+{
+	uint64_t n = 0;
+
+	if (s == e)
+		return -1;
+	for (; s < e; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (n <= max)
+			n = n * 10 + (uint64_t)(*s - '0');
+	}
+	if (n > max)
+		return -2;
+	*v = (unsigned int)n;
+	return 0;
+}
+
+/* N or LO-HI in [s, e), each 0..max: the error reported, or 0. */
+static int tm_range_in(const struct tm_words *w, int i, const char *s,
+		       const char *e, const char *what, unsigned int max,
+		       unsigned int *lo, unsigned int *hi)
+{
+	const char *dash = memchr(s, '-', (size_t)(e - s));
+	int err;
+
+	if (!dash) {
+		err = tm_small(s, e, max, lo);
+		*hi = *lo;
+	} else {
+		err = tm_small(s, dash, max, lo);
+		if (!err)
+			err = tm_small(dash + 1, e, max, hi);
+	}
+	if (err == -2)
+		return tm_werror(w, i, "'%.*s': %s out of range 0..%u",
+				 (int)(e - s), s, what, max);
+	if (err)
+		return tm_werror(w, i,
+				 "'%.*s': bad %s (expected 0..%u or LOW-HIGH)",
+				 (int)(e - s), s, what, max);
+	if (*lo > *hi)
+		return tm_werror(w, i, "'%.*s': empty %s range, %u is above %u",
+				 (int)(e - s), s, what, *lo, *hi);
+	return 0;
+}
+
+int tm_parse_range(const struct tm_words *w, int i, const char *what,
+		   unsigned int max, uint16_t *lo, uint16_t *hi)
+{
+	const char *arg = w->argv[i];
+	unsigned int l, h;
+
+	if (tm_range_in(w, i, arg, arg + strlen(arg), what, max, &l, &h))
+		return TMCTL_EPARSE;
+	*lo = (uint16_t)l;
+	*hi = (uint16_t)h;
+	return 0;
+}
+
+int tm_parse_num_set(const struct tm_words *w, int i, const char *what,
+		     unsigned int max, uint64_t *set)
+{
+	const char *s = w->argv[i], *comma;
+	unsigned int lo, hi;
+
+	*set = 0;
+	do {
+		comma = strchrnul(s, ',');
+		if (tm_range_in(w, i, s, comma, what, max, &lo, &hi))
+			return TMCTL_EPARSE;
+		for (; lo <= hi; lo++)
+			*set |= 1ULL << lo;
+		s = comma + 1;
+	} while (*comma);
+	return 0;
+}
+
+int tm_parse_set(const struct tm_words *w, int i, const char *what,
+		 const char * const *names, unsigned int n, uint64_t *set)
+{
+	const char *s = w->argv[i], *comma;
+	char list[256];
+	size_t used = 0, len;
+	unsigned int k;
+
+	*set = 0;
+	do {
+		comma = strchrnul(s, ',');
+		len = (size_t)(comma - s);
+		for (k = 0; k < n; k++)
+			if (names[k] && strlen(names[k]) == len &&
+			    !strncmp(s, names[k], len))
+				break;
+		if (k == n) {
+			list[0] = '\0';
+			for (k = 0; k < n && used < sizeof(list); k++)
+				used += snprintf(list + used,
+						 sizeof(list) - used, "%s%s",
+						 k ? ", " : "", names[k]);
+			return tm_werror(w, i,
+					 "'%s': unknown %s '%.*s' (expected %s, comma-separated)",
+					 w->argv[i], what, (int)len, s, list);
+		}
+		*set |= 1ULL << k;
+		s = comma + 1;
+	} while (*comma);
+	return 0;
+}
+
+const char *tm_set_str(uint64_t set, const char * const *names,
+		       unsigned int n, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < 64 && used < len; k++) {
+		if (!(set >> k & 1))
+			continue;
+		if (k < n && names[k])
+			used += snprintf(buf + used, len - used, "%s%s",
+					 used ? "," : "", names[k]);
+		else
+			used += snprintf(buf + used, len - used, "%s%u",
+					 used ? "," : "", k);
+	}
+	return buf;
+}
+
+const char *tm_num_set_str(uint64_t set, char *buf, size_t len)
+{
+	unsigned int lo, hi;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (lo = 0; lo < 64 && used < len; lo = hi + 1) {
+		if (!(set >> lo & 1)) {
+			hi = lo;
+			continue;
+		}
+		for (hi = lo; hi < 63 && (set >> (hi + 1) & 1); hi++)
+			;
+		if (hi == lo)
+			used += snprintf(buf + used, len - used, "%s%u",
+					 used ? "," : "", lo);
+		else
+			used += snprintf(buf + used, len - used, "%s%u-%u",
+					 used ? "," : "", lo, hi);
+	}
+	return buf;
 }
 
 int tm_parse_proto(const struct tm_words *w, int i, uint8_t *proto)

@@ -139,6 +139,13 @@ enum {
 	TM_L_PROTO,
 	TM_L_IIF,
 	TM_L_OIF,
+	TM_L_CT,
+	TM_L_TCP_FLAGS,
+	TM_L_MARK,
+	TM_L_DSCP,
+	TM_L_FRAGMENT,
+	TM_L_ICMP_TYPE,
+	TM_L_ICMP_CODE,
 	TM_L_MAX
 };
 
@@ -150,15 +157,36 @@ static const struct tm_keyword tm_lookup_keywords[TM_L_MAX] = {
 	[TM_L_PROTO] = { "proto", true },
 	[TM_L_IIF] = { "iif", true },
 	[TM_L_OIF] = { "oif", true },
+	[TM_L_CT] = { "ct", true },
+	[TM_L_TCP_FLAGS] = { "tcp-flags", true },
+	[TM_L_MARK] = { "mark", true },
+	[TM_L_DSCP] = { "dscp", true },
+	[TM_L_FRAGMENT] = { "fragment", true },
+	[TM_L_ICMP_TYPE] = { "icmp-type", true },
+	[TM_L_ICMP_CODE] = { "icmp-code", true },
 };
 
 struct tm_key_req {
 	struct tm_prefix src, dst;
 	int dst_word;
-	uint32_t sport, dport, iif, oif;
-	uint8_t proto;
+	uint32_t sport, dport, iif, oif, mark, dscp;
+	uint8_t proto, ct, tcp_flags, fragment;
 	bool seen[TM_L_MAX];
 };
+
+/* A packet's TCP flags: a list of names, or "none". */
+static int tm_lookup_flags(const struct tm_words *w, int i, uint8_t *flags)
+{
+	uint64_t set;
+
+	*flags = 0;
+	if (!strcmp(w->argv[i], "none"))
+		return 0;
+	if (tm_parse_set(w, i, "TCP flag", tm_tcp_flag_names, 8, &set))
+		return TMCTL_EPARSE;
+	*flags = (uint8_t)set;
+	return 0;
+}
 
 static int tm_lookup_parse(const struct tm_words *w, struct tm_key_req *key)
 {
@@ -203,6 +231,34 @@ static int tm_lookup_parse(const struct tm_words *w, struct tm_key_req *key)
 		case TM_L_OIF:
 			err = tm_parse_dev(w, i + 1, &key->oif);
 			break;
+		case TM_L_CT:
+			err = tm_parse_name(w, i + 1, "connection state",
+					    tm_ct_state_names, 0,
+					    TM_CT_STATE_MAX, &key->ct);
+			break;
+		case TM_L_TCP_FLAGS:
+			err = tm_lookup_flags(w, i + 1, &key->tcp_flags);
+			break;
+		case TM_L_MARK:
+			err = tm_parse_u32(w, i + 1, "mark", 0, UINT32_MAX,
+					   &key->mark);
+			break;
+		case TM_L_DSCP:
+			err = tm_parse_u32(w, i + 1, "DSCP", 0, 63, &key->dscp);
+			break;
+		case TM_L_FRAGMENT:
+			err = tm_parse_name(w, i + 1, "fragment kind",
+					    tm_fragment_names, 0,
+					    TM_FRAGMENT_MAX, &key->fragment);
+			break;
+		case TM_L_ICMP_TYPE:
+			err = tm_parse_u32(w, i + 1, "ICMP type", 0, 255,
+					   &key->sport);
+			break;
+		case TM_L_ICMP_CODE:
+			err = tm_parse_u32(w, i + 1, "ICMP code", 0, 255,
+					   &key->dport);
+			break;
 		}
 		if (err)
 			return TMCTL_EPARSE;
@@ -214,6 +270,10 @@ static int tm_lookup_parse(const struct tm_words *w, struct tm_key_req *key)
 				 w->argv[key->dst_word],
 				 tm_af_name(key->dst.af),
 				 tm_af_name(key->src.af));
+	if ((key->seen[TM_L_ICMP_TYPE] || key->seen[TM_L_ICMP_CODE]) &&
+	    (key->seen[TM_L_SPORT] || key->seen[TM_L_DPORT]))
+		return tm_werror(w, w->argc,
+				 "ICMP type and code are the key's ports: give one or the other");
 	if (!key->seen[TM_L_SRC])
 		return tm_werror(w, w->argc, "missing 'src ADDR'");
 	if (!key->seen[TM_L_DST])
@@ -272,10 +332,20 @@ static int tm_rule_lookup(const struct tm_words *w)
 		     key.src.addr);
 	mnl_attr_put(nlh, TM_A_KEY_DST, key.dst.af == 4 ? 4 : 16,
 		     key.dst.addr);
-	if (key.seen[TM_L_SPORT])
+	if (key.seen[TM_L_SPORT] || key.seen[TM_L_ICMP_TYPE])
 		mnl_attr_put_u16(nlh, TM_A_KEY_SPORT, (uint16_t)key.sport);
-	if (key.seen[TM_L_DPORT])
+	if (key.seen[TM_L_DPORT] || key.seen[TM_L_ICMP_CODE])
 		mnl_attr_put_u16(nlh, TM_A_KEY_DPORT, (uint16_t)key.dport);
+	if (key.seen[TM_L_CT])
+		mnl_attr_put_u8(nlh, TM_A_KEY_CT_STATE, key.ct);
+	if (key.seen[TM_L_TCP_FLAGS])
+		mnl_attr_put_u8(nlh, TM_A_KEY_TCP_FLAGS, key.tcp_flags);
+	if (key.seen[TM_L_MARK])
+		mnl_attr_put_u32(nlh, TM_A_KEY_MARK, key.mark);
+	if (key.seen[TM_L_DSCP])
+		mnl_attr_put_u8(nlh, TM_A_KEY_DSCP, (uint8_t)key.dscp);
+	if (key.seen[TM_L_FRAGMENT])
+		mnl_attr_put_u8(nlh, TM_A_KEY_FRAGMENT, key.fragment);
 	if (key.seen[TM_L_PROTO])
 		mnl_attr_put_u8(nlh, TM_A_KEY_PROTO, key.proto);
 	if (key.seen[TM_L_IIF])

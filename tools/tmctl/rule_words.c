@@ -48,7 +48,8 @@ struct tm_rule_type {
  * @type: its kind of value
  * @field: the enum tm_rule_field it sets; every action sets TM_F_ACTION
  * @verbs: the verbs that take it, BIT(enum tm_rule_verb)
- * @value: a value word follows the keyword
+ * @words: the value words that follow the keyword ("reject with TYPE"
+ *	takes two more than its 0)
  * @counter: a counter, printed only when counters are asked for
  * @action: TM_ACT_* of an action keyword
  * @attr: its attribute, the first of a pair (address and length, min and
@@ -63,7 +64,7 @@ struct tm_rule_word {
 	const struct tm_rule_type *type;
 	uint8_t field;
 	uint8_t verbs;
-	bool value;
+	uint8_t words;
 	bool counter;
 	uint8_t action;
 	uint16_t attr;
@@ -706,14 +707,393 @@ static const struct tm_rule_type tm_rw_lb = {
 	.json = tm_rw_lb_json,
 };
 
+/*
+ * The stateful matches.  Each is absent from a reply that does not have
+ * it, so every printer starts by looking for its attribute.
+ */
+
+/* A keyword's second word ("ct state", "meta mark"): @what's own name. */
+static int tm_rw_second(const struct tm_words *w, int v, const char *want,
+			const struct tm_rule_word *d)
+{
+	if (!strcmp(w->argv[v], want))
+		return 0;
+	return tm_werror(w, v, "'%s': expected '%s %s'", w->argv[v],
+			 d->keyword, want);
+}
+
+/* ct state STATE[,STATE...] */
+static int tm_rw_ct_parse(const struct tm_words *w, int v,
+			  const struct tm_rule_word *d, struct tm_rule_req *r)
+{
+	uint64_t set;
+
+	if (tm_rw_second(w, v, "state", d) ||
+	    tm_parse_set(w, v + 1, "connection state", tm_ct_state_names,
+			 TM_CT_STATE_MAX + 1, &set))
+		return TMCTL_EPARSE;
+	r->ct_set = (uint8_t)set;
+	return 0;
+}
+
+static void tm_rw_ct_text(const struct nlattr **tb,
+			  const struct tm_rule_word *d)
+{
+	char buf[128];
+
+	if (tb[d->attr])
+		printf(" %s state %s", d->keyword,
+		       tm_set_str(mnl_attr_get_u8(tb[d->attr]),
+				  tm_ct_state_names, TM_CT_STATE_MAX + 1,
+				  buf, sizeof(buf)));
+}
+
+static void tm_rw_ct_json(const struct nlattr **tb,
+			  const struct tm_rule_word *d)
+{
+	char buf[128];
+
+	if (tb[d->attr])
+		tm_out_str("ct-state",
+			   tm_set_str(mnl_attr_get_u8(tb[d->attr]),
+				      tm_ct_state_names, TM_CT_STATE_MAX + 1,
+				      buf, sizeof(buf)));
+}
+
+static const struct tm_rule_type tm_rw_ct = {
+	.parse = tm_rw_ct_parse,
+	.put = tm_rw_u8_put,
+	.text = tm_rw_ct_text,
+	.json = tm_rw_ct_json,
+};
+
+/* tcp-flags MASK VALUE: lists of flag names; VALUE may be "none". */
+static int tm_rw_flags_word(const struct tm_words *w, int v,
+			    uint8_t *flags)
+{
+	uint64_t set;
+
+	if (!strcmp(w->argv[v], "none")) {
+		*flags = 0;
+		return 0;
+	}
+	if (tm_parse_set(w, v, "TCP flag", tm_tcp_flag_names, 8, &set))
+		return TMCTL_EPARSE;
+	*flags = (uint8_t)set;
+	return 0;
+}
+
+static int tm_rw_tcp_flags_parse(const struct tm_words *w, int v,
+				 const struct tm_rule_word *d,
+				 struct tm_rule_req *r)
+{
+	if (tm_rw_flags_word(w, v, &r->tcp_flags[0]) ||
+	    tm_rw_flags_word(w, v + 1, &r->tcp_flags[1]))
+		return TMCTL_EPARSE;
+	if (!r->tcp_flags[0])
+		return tm_werror(w, v, "'%s': a TCP flags mask has a flag",
+				 w->argv[v]);
+	if (r->tcp_flags[1] & ~r->tcp_flags[0])
+		return tm_werror(w, v + 1, "'%s': flags outside the mask '%s'",
+				 w->argv[v + 1], w->argv[v]);
+	return 0;
+}
+
+static void tm_rw_tcp_flags_put(struct nlmsghdr *nlh,
+				struct tm_attr_map *map, int word,
+				const struct tm_rule_word *d,
+				const struct tm_rule_req *r)
+{
+	tm_rw_attr(nlh, map, word - 1, TM_A_RULE_TCP_FLAGS_MASK, 1,
+		   &r->tcp_flags[0]);
+	tm_rw_attr(nlh, map, word, d->attr, 1, &r->tcp_flags[1]);
+}
+
+static const char *tm_rw_flags_str(uint8_t flags, char *buf, size_t len)
+{
+	if (!flags)
+		return "none";
+	return tm_set_str(flags, tm_tcp_flag_names, 8, buf, len);
+}
+
+static void tm_rw_tcp_flags_text(const struct nlattr **tb,
+				 const struct tm_rule_word *d)
+{
+	char mask[64], val[64];
+
+	if (!tb[TM_A_RULE_TCP_FLAGS_MASK])
+		return;
+	printf(" %s %s %s", d->keyword,
+	       tm_rw_flags_str(mnl_attr_get_u8(tb[TM_A_RULE_TCP_FLAGS_MASK]),
+			       mask, sizeof(mask)),
+	       tm_rw_flags_str(tm_attr_u8(tb, d->attr, 0), val, sizeof(val)));
+}
+
+static void tm_rw_tcp_flags_json(const struct nlattr **tb,
+				 const struct tm_rule_word *d)
+{
+	char buf[64];
+
+	if (!tb[TM_A_RULE_TCP_FLAGS_MASK])
+		return;
+	tm_out_str("tcp-flags-mask",
+		   tm_rw_flags_str(mnl_attr_get_u8(tb[TM_A_RULE_TCP_FLAGS_MASK]),
+				   buf, sizeof(buf)));
+	tm_out_str("tcp-flags", tm_rw_flags_str(tm_attr_u8(tb, d->attr, 0),
+						buf, sizeof(buf)));
+}
+
+static const struct tm_rule_type tm_rw_tcp_flags = {
+	.parse = tm_rw_tcp_flags_parse,
+	.put = tm_rw_tcp_flags_put,
+	.text = tm_rw_tcp_flags_text,
+	.json = tm_rw_tcp_flags_json,
+};
+
+/* icmp-type T[-T2], icmp-code C[-C2]: u8 ranges, a min and a max. */
+static int tm_rw_icmp_parse(const struct tm_words *w, int v,
+			    const struct tm_rule_word *d,
+			    struct tm_rule_req *r)
+{
+	uint16_t *range = TM_RULE_VAL(r, d, uint16_t);
+
+	return tm_parse_range(w, v, d->what, 255, &range[0], &range[1]);
+}
+
+static void tm_rw_icmp_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
+			   int word, const struct tm_rule_word *d,
+			   const struct tm_rule_req *r)
+{
+	const uint16_t *range = TM_RULE_CVAL(r, d, uint16_t);
+	uint8_t lo = (uint8_t)range[0], hi = (uint8_t)range[1];
+
+	tm_rw_attr(nlh, map, word, d->attr, 1, &lo);
+	tm_rw_attr(nlh, map, word, d->attr + 1, 1, &hi);
+}
+
+static bool tm_rw_get_icmp(const struct nlattr **tb, int min, unsigned int *lo,
+			   unsigned int *hi)
+{
+	if (!tb[min] && !tb[min + 1])
+		return false;
+	*lo = tb[min] ? mnl_attr_get_u8(tb[min]) : 0;
+	*hi = tb[min + 1] ? mnl_attr_get_u8(tb[min + 1]) : 255;
+	return true;
+}
+
+static void tm_rw_icmp_text(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	unsigned int lo, hi;
+
+	if (!tm_rw_get_icmp(tb, d->attr, &lo, &hi))
+		return;
+	if (lo == hi)
+		printf(" %s %u", d->keyword, lo);
+	else
+		printf(" %s %u-%u", d->keyword, lo, hi);
+}
+
+static void tm_rw_icmp_json(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	unsigned int lo, hi;
+	char key[32];
+
+	if (!tm_rw_get_icmp(tb, d->attr, &lo, &hi))
+		return;
+	snprintf(key, sizeof(key), "%s-min", d->keyword);
+	tm_out_u64(key, lo);
+	snprintf(key, sizeof(key), "%s-max", d->keyword);
+	tm_out_u64(key, hi);
+}
+
+static const struct tm_rule_type tm_rw_icmp = {
+	.parse = tm_rw_icmp_parse,
+	.put = tm_rw_icmp_put,
+	.text = tm_rw_icmp_text,
+	.json = tm_rw_icmp_json,
+};
+
+/* meta mark VALUE[/MASK]: the mask defaults to every bit. */
+static int tm_rw_meta_parse(const struct tm_words *w, int v,
+			    const struct tm_rule_word *d,
+			    struct tm_rule_req *r)
+{
+	char *arg = w->argv[v + 1], *slash = strchr(arg, '/');
+	struct tm_words one = *w;
+	char *words[1];
+	int err;
+
+	if (tm_rw_second(w, v, "mark", d))
+		return TMCTL_EPARSE;
+	r->meta_mark[1] = UINT32_MAX;
+	if (!slash)
+		return tm_parse_u32(w, v + 1, d->what, 0, UINT32_MAX,
+				    &r->meta_mark[0]);
+	/* VALUE and MASK parsed apart; messages name the whole word. */
+	*slash = '\0';
+	words[0] = arg;
+	one.argv = words;
+	one.argc = 1;
+	one.pos = w->pos ? &w->pos[v + 1] : NULL;
+	one.keys = w->keys ? &w->keys[v + 1] : NULL;
+	err = tm_parse_u32(&one, 0, d->what, 0, UINT32_MAX,
+			   &r->meta_mark[0]);
+	words[0] = slash + 1;
+	if (!err)
+		err = tm_parse_u32(&one, 0, "mark mask", 1, UINT32_MAX,
+				   &r->meta_mark[1]);
+	*slash = '/';
+	if (err)
+		return TMCTL_EPARSE;
+	if (r->meta_mark[0] & ~r->meta_mark[1])
+		return tm_werror(w, v + 1, "'%s': mark bits outside the mask",
+				 arg);
+	return 0;
+}
+
+static void tm_rw_meta_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
+			   int word, const struct tm_rule_word *d,
+			   const struct tm_rule_req *r)
+{
+	tm_rw_attr(nlh, map, word, d->attr, 4, &r->meta_mark[0]);
+	if (r->meta_mark[1] != UINT32_MAX)
+		tm_rw_attr(nlh, map, word, TM_A_RULE_META_MARK_MASK, 4,
+			   &r->meta_mark[1]);
+}
+
+static void tm_rw_meta_text(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	uint32_t mask;
+
+	if (!tb[d->attr])
+		return;
+	mask = tb[TM_A_RULE_META_MARK_MASK] ?
+	       mnl_attr_get_u32(tb[TM_A_RULE_META_MARK_MASK]) : UINT32_MAX;
+	printf(" %s mark 0x%x", d->keyword, mnl_attr_get_u32(tb[d->attr]));
+	if (mask != UINT32_MAX)
+		printf("/0x%x", mask);
+}
+
+static void tm_rw_meta_json(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	if (!tb[d->attr])
+		return;
+	tm_out_u64("meta-mark", mnl_attr_get_u32(tb[d->attr]));
+	tm_out_u64("meta-mark-mask", tb[TM_A_RULE_META_MARK_MASK] ?
+		   mnl_attr_get_u32(tb[TM_A_RULE_META_MARK_MASK]) :
+		   UINT32_MAX);
+}
+
+static const struct tm_rule_type tm_rw_meta = {
+	.parse = tm_rw_meta_parse,
+	.put = tm_rw_meta_put,
+	.text = tm_rw_meta_text,
+	.json = tm_rw_meta_json,
+};
+
+/* dscp N[-M][,...]: a u64 set. */
+static int tm_rw_dscp_parse(const struct tm_words *w, int v,
+			    const struct tm_rule_word *d,
+			    struct tm_rule_req *r)
+{
+	return tm_parse_num_set(w, v, d->what, 63, &r->dscp_set);
+}
+
+static void tm_rw_dscp_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
+			   int word, const struct tm_rule_word *d,
+			   const struct tm_rule_req *r)
+{
+	tm_attr_map_add(map, nlh, word);
+	mnl_attr_put_u64(nlh, d->attr, r->dscp_set);
+}
+
+static void tm_rw_dscp_text(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	char buf[256];
+
+	if (tb[d->attr])
+		printf(" %s %s", d->keyword,
+		       tm_num_set_str(mnl_attr_get_u64(tb[d->attr]), buf,
+				      sizeof(buf)));
+}
+
+static void tm_rw_dscp_json(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	char buf[256];
+
+	if (tb[d->attr])
+		tm_out_str(d->keyword,
+			   tm_num_set_str(mnl_attr_get_u64(tb[d->attr]), buf,
+					  sizeof(buf)));
+}
+
+static const struct tm_rule_type tm_rw_dscp = {
+	.parse = tm_rw_dscp_parse,
+	.put = tm_rw_dscp_put,
+	.text = tm_rw_dscp_text,
+	.json = tm_rw_dscp_json,
+};
+
+/* fragment KIND[,KIND...] */
+static int tm_rw_frag_parse(const struct tm_words *w, int v,
+			    const struct tm_rule_word *d,
+			    struct tm_rule_req *r)
+{
+	uint64_t set;
+
+	if (tm_parse_set(w, v, "fragment kind", tm_fragment_names,
+			 TM_FRAGMENT_MAX + 1, &set))
+		return TMCTL_EPARSE;
+	r->frag_set = (uint8_t)set;
+	return 0;
+}
+
+static void tm_rw_frag_text(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	char buf[64];
+
+	if (tb[d->attr])
+		printf(" %s %s", d->keyword,
+		       tm_set_str(mnl_attr_get_u8(tb[d->attr]),
+				  tm_fragment_names, TM_FRAGMENT_MAX + 1, buf,
+				  sizeof(buf)));
+}
+
+static void tm_rw_frag_json(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	char buf[64];
+
+	if (tb[d->attr])
+		tm_out_str(d->keyword,
+			   tm_set_str(mnl_attr_get_u8(tb[d->attr]),
+				      tm_fragment_names, TM_FRAGMENT_MAX + 1,
+				      buf, sizeof(buf)));
+}
+
+static const struct tm_rule_type tm_rw_frag = {
+	.parse = tm_rw_frag_parse,
+	.put = tm_rw_u8_put,
+	.text = tm_rw_frag_text,
+	.json = tm_rw_frag_json,
+};
+
 #define TM_V(v)		(1u << TM_VERB_##v)
 #define TM_V_SET	(TM_V(ADD) | TM_V(REPLACE))
 #define TM_OFF(m)	offsetof(struct tm_rule_req, m)
 
 /* A match or an attribute of the rule: a keyword and a value. */
-#define TM_KEY(kw, f, t, a, m)						\
+#define TM_KEYN(kw, f, t, a, m, n)					\
 	.keyword = kw, .field = f, .type = &(t), .attr = a,	\
-	.off = TM_OFF(m), .value = true
+	.off = TM_OFF(m), .words = n
+#define TM_KEY(kw, f, t, a, m)	TM_KEYN(kw, f, t, a, m, 1)
 /* An action: sets TM_F_ACTION; @a is its value's attribute, if any. */
 #define TM_ACT(kw, act, t, a)						\
 	.keyword = kw, .field = TM_F_ACTION, .type = &(t), .attr = a,	\
@@ -749,6 +1129,25 @@ static const struct tm_rule_word tm_rule_words[] = {
 	  .verbs = TM_V_SET },
 	{ TM_KEY("oif", TM_F_OIF, tm_rw_dev, TM_A_RULE_OIF, oif),
 	  .verbs = TM_V_SET },
+	{ TM_KEYN("ct", TM_F_CT, tm_rw_ct, TM_A_RULE_CT_STATE, ct_set, 2),
+	  .verbs = TM_V_SET },
+	{ TM_KEYN("tcp-flags", TM_F_TCP_FLAGS, tm_rw_tcp_flags,
+		  TM_A_RULE_TCP_FLAGS, tcp_flags, 2),
+	  .verbs = TM_V_SET },
+	{ TM_KEY("icmp-type", TM_F_ICMP_TYPE, tm_rw_icmp,
+		 TM_A_RULE_ICMP_TYPE_MIN, icmp_type),
+	  .what = "ICMP type", .verbs = TM_V_SET },
+	{ TM_KEY("icmp-code", TM_F_ICMP_CODE, tm_rw_icmp,
+		 TM_A_RULE_ICMP_CODE_MIN, icmp_code),
+	  .what = "ICMP code", .verbs = TM_V_SET },
+	{ TM_KEYN("meta", TM_F_META_MARK, tm_rw_meta, TM_A_RULE_META_MARK,
+		  meta_mark, 2),
+	  .what = "mark", .verbs = TM_V_SET },
+	{ TM_KEY("dscp", TM_F_DSCP, tm_rw_dscp, TM_A_RULE_DSCP, dscp_set),
+	  .what = "DSCP", .verbs = TM_V_SET },
+	{ TM_KEY("fragment", TM_F_FRAGMENT, tm_rw_frag, TM_A_RULE_FRAGMENT,
+		 frag_set),
+	  .verbs = TM_V_SET },
 	{ TM_KEY("comment", TM_F_COMMENT, tm_rw_string, TM_A_RULE_COMMENT,
 		 comment),
 	  .what = "comment", .verbs = TM_V_SET, .max = TM_COMMENT_MAX - 1 },
@@ -758,10 +1157,10 @@ static const struct tm_rule_word tm_rule_words[] = {
 	{ TM_ACT("drop", TM_ACT_DROP, tm_rw_action, 0) },
 	{ TM_ACT("reject", TM_ACT_REJECT, tm_rw_reject, TM_A_RULE_REJECT) },
 	{ TM_ACT("mark", TM_ACT_MARK, tm_rw_mark, TM_A_RULE_MARK),
-	  .what = "mark", .value = true },
+	  .what = "mark", .words = 1 },
 	{ TM_ACT("count", TM_ACT_COUNT, tm_rw_action, 0) },
 	{ TM_ACT("lb", TM_ACT_LB, tm_rw_lb, TM_A_RULE_LB_SERVICE),
-	  .what = "lb service name", .value = true,
+	  .what = "lb service name", .words = 1,
 	  .max = TM_LB_SERVICE_MAX },
 	{ TM_KEY("packets", TM_F_PACKETS, tm_rw_counter, TM_A_RULE_PACKETS,
 		 packets),
@@ -854,7 +1253,7 @@ static void tm_verb_words_init(void)
 			if (!(d->verbs & (1u << v)))
 				continue;
 			vw->kw[vw->n].name = d->keyword;
-			vw->kw[vw->n].value = d->value;
+			vw->kw[vw->n].value = d->words > 0;
 			vw->row[vw->n++] = d;
 		}
 	}
@@ -885,7 +1284,7 @@ int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 		return tm_werror(w, INT16_MAX, "too many words");
 	r->table = w->argv[0];
 	r->word[TM_F_TABLE] = 0;
-	for (i = 1; i < w->argc; i += d->value ? 2 : 1) {
+	for (i = 1; i < w->argc; i += 1 + d->words) {
 		if (!vw->n)
 			return tm_werror(w, i, "unexpected '%s'", w->argv[i]);
 		k = tm_keyword(w, i, vw->kw, vw->n);
@@ -899,11 +1298,17 @@ int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 					 w->argv[i], w->argv[r->word[f]]);
 		if (TM_HAS(r, f))
 			return tm_werror(w, i, "%s given twice", d->keyword);
-		if (d->value && i + 1 >= w->argc)
+		if (i + d->words >= w->argc && d->words > 1)
+			return tm_werror(w, i, "'%s' needs %u more words",
+					 w->argv[i], d->words);
+		if (i + d->words >= w->argc)
 			return tm_werror(w, i, "'%s' needs a value",
 					 w->argv[i]);
-		/* The value's word, or the keyword's for flags and actions. */
-		r->word[f] = f == TM_F_ACTION || !d->value ? i : i + 1;
+		/*
+		 * The value's word (the last of several), or the keyword's
+		 * for flags and actions.
+		 */
+		r->word[f] = f == TM_F_ACTION || !d->words ? i : i + d->words;
 		if (d->type->parse(w, i + 1, d, r))
 			return TMCTL_EPARSE;
 		/* "reject with TYPE" took two more words. */

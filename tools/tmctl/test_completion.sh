@@ -91,7 +91,14 @@ expect "tmctl rule add filter reject with " \
 expect "tmctl rule replace filter id 1 r" "reject reset-counters"
 expect "tmctl rule add filter src " ""
 expect "tmctl rule del filter " "id"
-expect "tmctl rule lookup filter " "src dst sport dport proto iif oif"
+expect "tmctl rule lookup filter " \
+	"src dst sport dport proto iif oif ct tcp-flags mark dscp fragment icmp-type icmp-code"
+expect "tmctl rule add filter ct " "state"
+expect "tmctl rule add filter ct state " \
+	"new established related invalid untracked"
+expect "tmctl rule add filter meta " "mark"
+expect "tmctl rule add filter fragment " "none first later"
+expect "tmctl rule add filter d" "dst dport dscp drop"
 expect "tmctl r l filter " ""
 expect "tmctl counters " "reset"
 expect "tmctl counters reset " "filter edge"

@@ -154,7 +154,7 @@ bad.batch:12:18: error: '1-2-3': bad port (expected 0..65535 or LOW-HIGH)
 bad.batch:13:17: error: bad mark '0x1g' (expected 0..4294967295)
 bad.batch:14:17: error: bad mark '4294967296' (expected 0..4294967295)
 bad.batch:15:12: error: unknown keyword 'foo'
-bad.batch:16:12: error: ambiguous keyword 'd' (dst, dport, drop)
+bad.batch:16:12: error: ambiguous keyword 'd' (dst, dport, dscp, drop)
 bad.batch:17:31: error: '::1': IPv6 destination but IPv4 source
 bad.batch:18:27: error: '10.0.0.0/8': IPv4 prefix in a family ip6 rule
 bad.batch:19:28: error: '10.0.0.0/8': a family inet rule matches no address (use family ip or ip6)
@@ -565,7 +565,7 @@ types.json: sids[2]: error: expected an object, not an integer
 types.json: services: error: expected an array, not an object
 types.json: tables[0].priority: error: expected an integer, not a number with a fraction or an exponent
 types.json: tables[0].rules[0].comment: error: a string with a NUL character (\u0000)
-types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, comment, cookie, action, reject, mark, lb_service, packets or bytes)
+types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)
 types.json: tables[0].rules[2].table: error: 'u' is not the table the rule is in, 't'
 types.json: tables[0].rules[3].action: error: unknown action 'jump' (expected accept, drop, reject, mark, count or lb)
 types.json: tables[0].rules[4].dport_min: error: dport_min without dport_max (a range has both, equal for one port)
@@ -669,7 +669,7 @@ same_error "backend weight" "lb backend add web fc00::1 weight 65536" \
 } > many.json
 {
 	for i in $(seq 0 19); do
-		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, comment, cookie, action, reject, mark, lb_service, packets or bytes)\n" "$i"
+		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)\n" "$i"
 	done
 	echo "many.json: error: too many errors, stopped"
 } > many-json.expect
@@ -734,6 +734,30 @@ bad "open range" "rule add: '80-': bad port (expected 0..65535 or LOW-HIGH)" \
 bad "bad mark" "rule add: bad mark '-1' (expected 0..4294967295)" \
 	rule add t mark -1
 bad "mark without value" "rule add: 'mark' needs a value" rule add t mark
+# The stateful matches.
+ok "ct state, tcp-flags" rule add t proto tcp ct state established,related \
+	tcp-flags syn,ack,rst,fin syn accept
+ok "icmp, meta mark, dscp, fragment" rule add t proto icmp icmp-type 8 \
+	icmp-code 0-3 meta mark 0x10/0xf0 dscp 10-12,46 fragment first,later drop
+bad "ct without state" "rule add: 'established': expected 'ct state'" \
+	rule add t ct established accept
+bad "ct state alone" "rule add: 'ct' needs 2 more words" rule add t ct state
+bad "unknown ct state" "rule add: 'new,bogus': unknown connection state 'bogus' (expected invalid, new, established, related, untracked, comma-separated)" \
+	rule add t ct state new,bogus accept
+bad "flags outside the mask" "rule add: 'syn,ack': flags outside the mask 'syn'" \
+	rule add t proto tcp tcp-flags syn syn,ack accept
+bad "empty flags mask" "rule add: 'none': a TCP flags mask has a flag" \
+	rule add t proto tcp tcp-flags none none accept
+bad "meta mark outside its mask" "rule add: '3/1': mark bits outside the mask" \
+	rule add t meta mark 3/1 accept
+bad "meta without mark" "rule add: 'dscp': expected 'meta mark'" \
+	rule add t meta dscp 1 accept
+bad "dscp range" "rule add: '64': DSCP out of range 0..63" \
+	rule add t dscp 10,64 accept
+bad "icmp type range" "rule add: '256': ICMP type out of range 0..255" \
+	rule add t proto icmp icmp-type 256 accept
+bad "fragment kind" "rule add: 'middle': unknown fragment kind 'middle' (expected none, first, later, comma-separated)" \
+	rule add t fragment middle accept
 bad "missing action" "rule add: missing action (accept, drop, reject, mark, count or lb)" \
 	rule add t src 10.0.0.0/8
 bad "missing table" "rule add: missing table name" rule add

@@ -4,8 +4,8 @@
 # test_rule_words.sh [TEST_RULE_WORDS [TMCTL]]: the rule word table of
 # rule_words.c both ways, without a kernel.  Each case is parsed as a rule
 # command, made into a request, and the request's attributes printed as a
-# reply: the text line and the JSON object must be the expected ones (the
-# output of the code before the table, kept by hand since), errors must
+# reply: the text line and the JSON object must be the expected ones (for
+# the first 18, the output of the code before the table), errors must
 # name the word.  Then every printed line, read back, must print the same
 # line again: what rule list prints is a batch file.  And the JSON objects,
 # read by tmctl -c -e -j -f (json.c, whose rule members must follow the
@@ -53,6 +53,12 @@ replace t id 1 re
 add t id 1 src 10.0.0.0/8 dst ::/0 accept
 add t id 1 family inet src 10.0.0.0/8 accept
 add t id 1 comment "x
+add t id 20 priority 1 proto tcp ct state established,related tcp-flags syn,ack,rst,fin syn accept
+add t id 21 priority 1 proto icmp icmp-type 8 icmp-code 0-3 accept
+add t id 22 priority 1 meta mark 0x10/0xf0 dscp 10-12,46 fragment first,later drop
+add t id 23 priority 1 meta mark 5 accept
+add t id 24 priority 1 proto tcp tcp-flags syn,ack none accept
+add t id 25 priority 1 ct state new,invalid,untracked dscp 0,63 fragment none count
 CASES
 
 cat > "$tmp/want" <<'WANT'
@@ -86,6 +92,18 @@ error
 error
 error
 error
+rule add t id 20 priority 1 proto tcp ct state established,related tcp-flags fin,syn,rst,ack syn accept
+{"table":"t","id":20,"priority":1,"proto":6,"ct_state":"established,related","tcp_flags_mask":"fin,syn,rst,ack","tcp_flags":"syn","action":"accept"}
+rule add t id 21 priority 1 proto icmp icmp-type 8 icmp-code 0-3 accept
+{"table":"t","id":21,"priority":1,"proto":1,"icmp_type_min":8,"icmp_type_max":8,"icmp_code_min":0,"icmp_code_max":3,"action":"accept"}
+rule add t id 22 priority 1 meta mark 0x10/0xf0 dscp 10-12,46 fragment first,later drop
+{"table":"t","id":22,"priority":1,"meta_mark":16,"meta_mark_mask":240,"dscp":"10-12,46","fragment":"first,later","action":"drop"}
+rule add t id 23 priority 1 meta mark 0x5 accept
+{"table":"t","id":23,"priority":1,"meta_mark":5,"meta_mark_mask":4294967295,"action":"accept"}
+rule add t id 24 priority 1 proto tcp tcp-flags syn,ack none accept
+{"table":"t","id":24,"priority":1,"proto":6,"tcp_flags_mask":"syn,ack","tcp_flags":"none","action":"accept"}
+rule add t id 25 priority 1 ct state invalid,new,untracked dscp 0,63 fragment none count
+{"table":"t","id":25,"priority":1,"ct_state":"invalid,new,untracked","dscp":"0,63","fragment":"none","action":"count"}
 WANT
 
 cat > "$tmp/want_err" <<'WANT'

@@ -97,6 +97,9 @@ extern const char * const tm_policy_names[TM_POLICY_MAX + 1];
 extern const char * const tm_engine_names[TM_ENG_MAX + 1];
 extern const char * const tm_action_names[TM_ACT_MAX + 1];
 extern const char * const tm_reject_names[TM_REJECT_MAX + 1];
+extern const char * const tm_ct_state_names[TM_CT_STATE_MAX + 1];
+extern const char * const tm_fragment_names[TM_FRAGMENT_MAX + 1];
+extern const char * const tm_tcp_flag_names[8];
 const char *tm_name(const char * const *names, unsigned int n,
 		    unsigned int i);
 /* The name of a value, "?" for an unknown one. */
@@ -147,6 +150,19 @@ int tm_parse_prefix(const struct tm_words *w, int i, bool prefix,
 /* P or LO-HI. */
 int tm_parse_ports(const struct tm_words *w, int i, uint16_t *lo,
 		   uint16_t *hi);
+/* N or LO-HI, each 0..max; @what names the value in messages. */
+int tm_parse_range(const struct tm_words *w, int i, const char *what,
+		   unsigned int max, uint16_t *lo, uint16_t *hi);
+/* Comma-separated N or LO-HI, each 0..max (< 64): bit N for each N. */
+int tm_parse_num_set(const struct tm_words *w, int i, const char *what,
+		     unsigned int max, uint64_t *set);
+/* Comma-separated names of names[0..n-1]: bit k for names[k]. */
+int tm_parse_set(const struct tm_words *w, int i, const char *what,
+		 const char * const *names, unsigned int n, uint64_t *set);
+/* The text forms of those sets: "a,b"; "10-12,46". */
+const char *tm_set_str(uint64_t set, const char * const *names,
+		       unsigned int n, char *buf, size_t len);
+const char *tm_num_set_str(uint64_t set, char *buf, size_t len);
 int tm_parse_proto(const struct tm_words *w, int i, uint8_t *proto);
 /* A device name of the current namespace, or a number. */
 int tm_parse_dev(const struct tm_words *w, int i, uint32_t *ifindex);
@@ -341,6 +357,13 @@ enum tm_rule_field {
 	TM_F_PROTO,
 	TM_F_IIF,
 	TM_F_OIF,
+	TM_F_CT,
+	TM_F_TCP_FLAGS,
+	TM_F_ICMP_TYPE,
+	TM_F_ICMP_CODE,
+	TM_F_META_MARK,
+	TM_F_DSCP,
+	TM_F_FRAGMENT,
 	TM_F_COMMENT,
 	TM_F_COOKIE,
 	TM_F_ACTION,
@@ -362,6 +385,11 @@ struct tm_rule_req {
 	struct tm_prefix src, dst;
 	uint16_t sport[2], dport[2];
 	uint32_t id, priority, iif, oif, mark;
+	uint8_t ct_set, frag_set;
+	uint8_t tcp_flags[2];		/* mask, value */
+	uint16_t icmp_type[2], icmp_code[2];
+	uint32_t meta_mark[2];		/* value, mask */
+	uint64_t dscp_set;
 	uint64_t cookie;
 	uint64_t packets, bytes;	/* read back, never sent */
 	const char *table;	/* these point into the words */

@@ -84,6 +84,26 @@
  *	TM_A_RULE_PROTO		u8 IP protocol (IPv6: the upper-layer
  *				header after extension headers); default any.
  *	TM_A_RULE_IIF/_OIF	u32 ifindex of the input/output device.
+ *	TM_A_RULE_CT_STATE	u8 set of conntrack states (enum
+ *				tm_ct_state).  Not in a table at the
+ *				prerouting or output hook that runs before
+ *				conntrack (priority -200 or less).  The first
+ *				such rule of a table turns conntrack on in
+ *				the namespace for the table's families, until
+ *				the table is deleted.
+ *	TM_A_RULE_TCP_FLAGS, TM_A_RULE_TCP_FLAGS_MASK
+ *				u8: the flags under the mask must be those;
+ *				protocol tcp only.
+ *	TM_A_RULE_ICMP_TYPE_MIN/_MAX, TM_A_RULE_ICMP_CODE_MIN/_MAX
+ *				u8 ranges, as ports; protocol icmp (IPv4) or
+ *				icmpv6 (IPv6), without ports.  A fragment
+ *				other than the first has type and code 0.
+ *	TM_A_RULE_META_MARK, TM_A_RULE_META_MARK_MASK
+ *				u32: the packet's mark under the mask (default
+ *				all bits) must be META_MARK; META_MARK has no
+ *				bit outside the mask.
+ *	TM_A_RULE_DSCP		u64 set of DSCP values (bit N: N, 0..63).
+ *	TM_A_RULE_FRAGMENT	u8 set of enum tm_fragment.
  *
  * Of the rules matching a packet the one with the LOWEST TM_A_RULE_PRIORITY
  * (u32, default 0) wins; between equal priorities the lower id wins.  So
@@ -115,8 +135,10 @@
  * TM_CMD_RULE_LOOKUP (do, admin)
  *	Which rule of the table a packet would hit, without sending one: the
  *	key is TM_A_KEY_SRC, TM_A_KEY_DST (both, of one family),
- *	TM_A_KEY_SPORT, TM_A_KEY_DPORT, TM_A_KEY_PROTO, TM_A_KEY_IIF,
- *	TM_A_KEY_OIF (default 0).  Reply: the rule, or no TM_A_RULE_ID when
+ *	TM_A_KEY_SPORT, TM_A_KEY_DPORT (ICMP: type and code), TM_A_KEY_PROTO,
+ *	TM_A_KEY_IIF, TM_A_KEY_OIF, TM_A_KEY_CT_STATE, TM_A_KEY_TCP_FLAGS,
+ *	TM_A_KEY_MARK, TM_A_KEY_DSCP, TM_A_KEY_FRAGMENT (default 0: no
+ *	conntrack entry is invalid).  Reply: the rule, or no TM_A_RULE_ID when
  *	none matches (the table's TM_A_TABLE_POLICY applies), and
  *	TM_A_LOOKUP_PROBES.
  * TM_CMD_COUNTERS_RESET (do, admin)
@@ -504,6 +526,42 @@ enum tm_lb_flow_state {
 	TM_LB_FLOW_MAX = __TM_LB_FLOW_MAX - 1
 };
 
+/*
+ * Connection tracking states.  TM_A_RULE_CT_STATE is a set: bit
+ * 1 << state for each state the rule matches; TM_A_KEY_CT_STATE is one
+ * state.  A packet without a conntrack entry is invalid, as for nftables'
+ * "ct state".
+ */
+enum tm_ct_state {
+	TM_CT_STATE_INVALID,
+	TM_CT_STATE_NEW,
+	TM_CT_STATE_ESTABLISHED,
+	TM_CT_STATE_RELATED,
+	TM_CT_STATE_UNTRACKED,
+
+	__TM_CT_STATE_MAX,
+	TM_CT_STATE_MAX = __TM_CT_STATE_MAX - 1
+};
+
+/* Every state, the largest TM_A_RULE_CT_STATE. */
+#define TM_CT_STATE_SET		0x1f
+
+/*
+ * What part of a datagram a packet is.  TM_A_RULE_FRAGMENT is a set as
+ * TM_A_RULE_CT_STATE is; TM_A_KEY_FRAGMENT one kind.
+ */
+enum tm_fragment {
+	TM_FRAGMENT_NONE,	/* not a fragment */
+	TM_FRAGMENT_FIRST,	/* offset 0, more fragments follow */
+	TM_FRAGMENT_LATER,	/* offset past 0: no transport header */
+
+	__TM_FRAGMENT_MAX,
+	TM_FRAGMENT_MAX = __TM_FRAGMENT_MAX - 1
+};
+
+/* Every kind, the largest TM_A_RULE_FRAGMENT. */
+#define TM_FRAGMENT_SET		0x07
+
 enum tm_attr {
 	TM_A_UNSPEC,
 	TM_A_PAD,
@@ -624,6 +682,28 @@ enum tm_attr {
 				 * wrong
 				 */
 	TM_A_SID_HMAC_NOKEY,	/* u64: packets dropped, the key is not set */
+	TM_A_RULE_CT_STATE,	/* u8: set of 1 << enum tm_ct_state */
+	TM_A_RULE_TCP_FLAGS,	/* u8: TCP header flags (FIN 0x01 .. CWR
+				 * 0x80) wanted under TM_A_RULE_TCP_FLAGS_MASK
+				 */
+	TM_A_RULE_TCP_FLAGS_MASK,	/* u8: the flags looked at; protocol
+					 * tcp only
+					 */
+	TM_A_RULE_ICMP_TYPE_MIN,	/* u8: ICMP or ICMPv6 type range (rule
+					 * protocol icmp or icmpv6, no ports)
+					 */
+	TM_A_RULE_ICMP_TYPE_MAX,	/* u8 */
+	TM_A_RULE_ICMP_CODE_MIN,	/* u8: code range, likewise */
+	TM_A_RULE_ICMP_CODE_MAX,	/* u8 */
+	TM_A_RULE_META_MARK,	/* u32: the packet's mark wanted, under */
+	TM_A_RULE_META_MARK_MASK,	/* u32: absent: 0xffffffff */
+	TM_A_RULE_DSCP,		/* u64: set of DSCP values, bit N for N */
+	TM_A_RULE_FRAGMENT,	/* u8: set of 1 << enum tm_fragment */
+	TM_A_KEY_CT_STATE,	/* u8: enum tm_ct_state */
+	TM_A_KEY_TCP_FLAGS,	/* u8 */
+	TM_A_KEY_MARK,		/* u32 */
+	TM_A_KEY_DSCP,		/* u8: 0..63 */
+	TM_A_KEY_FRAGMENT,	/* u8: enum tm_fragment */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
