@@ -76,9 +76,9 @@ packets()
 
 wait_listeners()
 {
-	local i
+	local _
 
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		ip netns exec "$ns1" bash -c 'exec 3<>/dev/tcp/10.0.1.2/3000' \
 			2>/dev/null && return 0
 		sleep 0.2
@@ -195,8 +195,7 @@ refused()
 	local what=$1 want=$2 out
 
 	shift 2
-	out=$(tm "$@" 2>&1)
-	if [ $? -eq 0 ] || [[ $out != *"$want"* ]]; then
+	if out=$(tm "$@" 2>&1) || [[ $out != *"$want"* ]]; then
 		check_err 1 "$what: got '$out'"
 	fi
 }
