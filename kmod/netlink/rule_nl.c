@@ -174,14 +174,12 @@ static int tm_nl_stateful(struct genl_info *info, struct tm_rule *r)
 		r->dscp_set = nla_get_u64(a[TM_A_RULE_DSCP]);
 	if (a[TM_A_RULE_FRAGMENT])
 		r->frag_set = nla_get_u8(a[TM_A_RULE_FRAGMENT]);
+	/*
+	 * Ports beside them are refused by tm_nl_rule_check(), which knows
+	 * the protocol: an ICMP rule has no ports, another no ICMP type.
+	 */
 	if (!tm_nl_has_icmp(a))
 		return 0;
-	if (a[TM_A_RULE_SPORT_MIN] || a[TM_A_RULE_SPORT_MAX] ||
-	    a[TM_A_RULE_DPORT_MIN] || a[TM_A_RULE_DPORT_MAX]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "ICMP type and code exclude ports");
-		return -EINVAL;
-	}
 	tm_nl_icmp(info, TM_A_RULE_ICMP_TYPE_MIN, &r->sport_lo, &r->sport_hi);
 	tm_nl_icmp(info, TM_A_RULE_ICMP_CODE_MIN, &r->dport_lo, &r->dport_hi);
 	return 0;

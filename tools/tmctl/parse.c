@@ -583,6 +583,19 @@ int tm_parse_set(const struct tm_words *w, int i, const char *what,
 	return 0;
 }
 
+int tm_parse_tcp_flags(const struct tm_words *w, int i, uint8_t *flags)
+{
+	uint64_t set;
+
+	*flags = 0;
+	if (!strcmp(w->argv[i], "none"))
+		return 0;
+	if (tm_parse_set(w, i, "TCP flag", tm_tcp_flag_names, 8, &set))
+		return TMCTL_EPARSE;
+	*flags = (uint8_t)set;
+	return 0;
+}
+
 const char *tm_set_str(uint64_t set, const char * const *names,
 		       unsigned int n, char *buf, size_t len)
 {

@@ -174,20 +174,6 @@ struct tm_key_req {
 	bool seen[TM_L_MAX];
 };
 
-/* A packet's TCP flags: a list of names, or "none". */
-static int tm_lookup_flags(const struct tm_words *w, int i, uint8_t *flags)
-{
-	uint64_t set;
-
-	*flags = 0;
-	if (!strcmp(w->argv[i], "none"))
-		return 0;
-	if (tm_parse_set(w, i, "TCP flag", tm_tcp_flag_names, 8, &set))
-		return TMCTL_EPARSE;
-	*flags = (uint8_t)set;
-	return 0;
-}
-
 static int tm_lookup_parse(const struct tm_words *w, struct tm_key_req *key)
 {
 	int i, k, err = 0;
@@ -237,7 +223,7 @@ static int tm_lookup_parse(const struct tm_words *w, struct tm_key_req *key)
 					    TM_CT_STATE_MAX, &key->ct);
 			break;
 		case TM_L_TCP_FLAGS:
-			err = tm_lookup_flags(w, i + 1, &key->tcp_flags);
+			err = tm_parse_tcp_flags(w, i + 1, &key->tcp_flags);
 			break;
 		case TM_L_MARK:
 			err = tm_parse_u32(w, i + 1, "mark", 0, UINT32_MAX,

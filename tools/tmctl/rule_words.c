@@ -768,27 +768,12 @@ static const struct tm_rule_type tm_rw_ct = {
 };
 
 /* tcp-flags MASK VALUE: lists of flag names; VALUE may be "none". */
-static int tm_rw_flags_word(const struct tm_words *w, int v,
-			    uint8_t *flags)
-{
-	uint64_t set;
-
-	if (!strcmp(w->argv[v], "none")) {
-		*flags = 0;
-		return 0;
-	}
-	if (tm_parse_set(w, v, "TCP flag", tm_tcp_flag_names, 8, &set))
-		return TMCTL_EPARSE;
-	*flags = (uint8_t)set;
-	return 0;
-}
-
 static int tm_rw_tcp_flags_parse(const struct tm_words *w, int v,
 				 const struct tm_rule_word *d,
 				 struct tm_rule_req *r)
 {
-	if (tm_rw_flags_word(w, v, &r->tcp_flags[0]) ||
-	    tm_rw_flags_word(w, v + 1, &r->tcp_flags[1]))
+	if (tm_parse_tcp_flags(w, v, &r->tcp_flags[0]) ||
+	    tm_parse_tcp_flags(w, v + 1, &r->tcp_flags[1]))
 		return TMCTL_EPARSE;
 	if (!r->tcp_flags[0])
 		return tm_werror(w, v, "'%s': a TCP flags mask has a flag",

@@ -159,6 +159,8 @@ int tm_parse_num_set(const struct tm_words *w, int i, const char *what,
 /* Comma-separated names of names[0..n-1]: bit k for names[k]. */
 int tm_parse_set(const struct tm_words *w, int i, const char *what,
 		 const char * const *names, unsigned int n, uint64_t *set);
+/* TCP flag names, comma-separated, or "none". */
+int tm_parse_tcp_flags(const struct tm_words *w, int i, uint8_t *flags);
 /* The text forms of those sets: "a,b"; "10-12,46". */
 const char *tm_set_str(uint64_t set, const char * const *names,
 		       unsigned int n, char *buf, size_t len);
