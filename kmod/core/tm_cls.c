@@ -128,6 +128,93 @@ int tm_rule_check(const struct tm_rule *r, struct tm_rule_fault *f)
 	return 0;
 }
 
+static bool tm_rule_set_any(const struct tm_rule_set *s)
+{
+	return s && (s->nsrc || s->ndst || s->nsport || s->ndport ||
+		     s->nproto);
+}
+
+u32 tm_rule_set_entries(const struct tm_rule_set *s)
+{
+	u16 n[5];
+	u64 p = 1;
+	u32 i;
+
+	if (!s)
+		return 1;
+	n[0] = s->nsrc;
+	n[1] = s->ndst;
+	n[2] = s->nsport;
+	n[3] = s->ndport;
+	n[4] = s->nproto;
+	for (i = 0; i < 5; i++) {
+		if (!n[i])
+			continue;
+		p *= n[i];
+		if (p > TM_RULE_ENTRIES_MAX)
+			return TM_RULE_ENTRIES_MAX + 1;
+	}
+	return p;
+}
+
+/* Entry @i: the digits of @i, in the bases of the set sizes, pick values. */
+void tm_rule_set_entry(const struct tm_rule *r, const struct tm_rule_set *s,
+		       u32 i, struct tm_rule *out)
+{
+	*out = *r;
+	if (!s)
+		return;
+	if (s->nsrc) {
+		out->src = s->src[i % s->nsrc].addr;
+		out->src_len = s->src[i % s->nsrc].len;
+		i /= s->nsrc;
+	}
+	if (s->ndst) {
+		out->dst = s->dst[i % s->ndst].addr;
+		out->dst_len = s->dst[i % s->ndst].len;
+		i /= s->ndst;
+	}
+	if (s->nsport) {
+		out->sport_lo = s->sport[i % s->nsport].lo;
+		out->sport_hi = s->sport[i % s->nsport].hi;
+		i /= s->nsport;
+	}
+	if (s->ndport) {
+		out->dport_lo = s->dport[i % s->ndport].lo;
+		out->dport_hi = s->dport[i % s->ndport].hi;
+		i /= s->ndport;
+	}
+	if (s->nproto) {
+		out->proto = s->proto[i % s->nproto];
+		out->proto_any = 0;
+	}
+}
+
+static_assert(TM_RULE_ENTRIES_MAX == 4096, "the message names the bound");
+
+/*
+ * Each entry is checked whole: a field can be valid alone and not with the
+ * value of another set (tcp-flags with a protocol set holding udp).
+ */
+int tm_rule_set_check(const struct tm_rule *r, const struct tm_rule_set *s,
+		      struct tm_rule_fault *f)
+{
+	u32 i, n = tm_rule_set_entries(s);
+	struct tm_rule e;
+	int err;
+
+	if (n > TM_RULE_ENTRIES_MAX)
+		return tm_rule_fault(f, TM_RP_SETS,
+				     "Sets expand to more than 4096 entries (their cross product)");
+	for (i = 0; i < n; i++) {
+		tm_rule_set_entry(r, s, i, &e);
+		err = tm_rule_check(&e, f);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 bool tm_rule_has_extra(const struct tm_rule *r)
 {
 	return r->iif || r->oif || r->mark_mask || r->dscp_set || r->ct_set ||
@@ -230,6 +317,61 @@ static void tm_id_del(struct tm_cls *cls, struct tm_rrec *rr)
 
 #define TM_IDS_INIT	64
 
+/* Free the rest of the set rule @rr (if it is one) with its entries. */
+static void tm_rset_free(struct tm_cls *cls, struct tm_rrec *rr)
+{
+	struct tm_rset *rs = rr->set;
+	u32 i;
+
+	if (!rs)
+		return;
+	for (i = 1; i < rs->n; i++)
+		tm_retire(&cls->v4, rs->more[i - 1], rcu);
+	cls->set_bytes -= rs->bytes;
+	tm_vfree(rs);
+	rr->set = NULL;
+}
+
+/* Copy @len bytes of @src (NULL when 0) to *@p and step past them. */
+static void *tm_rset_copy(char **p, const void *src, size_t len)
+{
+	void *dst = *p;
+
+	if (!len)
+		return NULL;
+	memcpy(dst, src, len);
+	*p += len;
+	return dst;
+}
+
+/* A copy of the sets @s for @n entries: the tm_rset of a new set rule. */
+static struct tm_rset *tm_rset_new(struct tm_cls *cls,
+				   const struct tm_rule_set *s, u32 n)
+{
+	size_t psz = sizeof(struct tm_set_prefix);
+	size_t rsz = sizeof(struct tm_set_range);
+	size_t bytes = sizeof(struct tm_rset) +
+		       (n - 1) * sizeof(struct tm_rrec *) +
+		       (s->nsrc + s->ndst) * psz +
+		       (s->nsport + s->ndport) * rsz + s->nproto;
+	struct tm_rset *rs = tm_vzalloc(bytes);
+	char *p;
+
+	if (!rs)
+		return NULL;
+	rs->n = n;
+	rs->bytes = bytes;
+	rs->set = *s;
+	p = (char *)&rs->more[n - 1];
+	rs->set.src = tm_rset_copy(&p, s->src, s->nsrc * psz);
+	rs->set.dst = tm_rset_copy(&p, s->dst, s->ndst * psz);
+	rs->set.sport = tm_rset_copy(&p, s->sport, s->nsport * rsz);
+	rs->set.dport = tm_rset_copy(&p, s->dport, s->ndport * rsz);
+	rs->set.proto = tm_rset_copy(&p, s->proto, s->nproto);
+	cls->set_bytes += bytes;
+	return rs;
+}
+
 struct tm_cls *tm_cls_create(const struct tm_params *p)
 {
 	struct tm_cls *cls;
@@ -282,6 +424,7 @@ void tm_cls_destroy(struct tm_cls *cls)
 			struct tm_rrec *rr = cls->ids[i];
 
 			cls->ids[i] = rr->id_next;
+			tm_rset_free(cls, rr);
 			tm_retire(&cls->v4, rr, rcu);
 		}
 	}
@@ -332,26 +475,122 @@ static void tm_unplace(struct tm_cls *cls, struct tm_rrec *rr)
 	tm_retire(f, rr, rcu);
 }
 
-int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r)
+/* Entry @i of the rule whose first entry is @rr. */
+static struct tm_rrec *tm_entry(struct tm_rrec *rr, u32 i)
+{
+	return i ? rr->set->more[i - 1] : rr;
+}
+
+/*
+ * Remove the entries of the rule @rr, one step each, and free them.  As
+ * many steps as entries: deletes never fail, and each entry's removal is
+ * atomic for lookups on its own.
+ */
+static void tm_unplace_all(struct tm_cls *cls, struct tm_rrec *rr)
+{
+	struct tm_rset *rs = rr->set;
+	u32 i = rs ? rs->n : 1;
+
+	while (i--) {
+		tm_write_begin(cls);
+		tm_unplace(cls, tm_entry(rr, i));
+		tm_write_end(cls);
+		if (!(i % 256))
+			tm_cond_resched();
+	}
+	if (rs) {
+		cls->set_bytes -= rs->bytes;
+		tm_vfree(rs);
+	}
+}
+
+/*
+ * Place every entry of the rule @r, @s, one step each; *@out is the first.
+ * On failure, those placed are removed again and nothing is left.
+ */
+static int tm_place_all(struct tm_cls *cls, const struct tm_rule *r,
+			const struct tm_rule_set *s, struct tm_rrec **out)
+{
+	u32 i, n = tm_rule_set_entries(s);
+	struct tm_rset *rs = NULL;
+	struct tm_rrec *rr, *first = NULL;
+	struct tm_rule e;
+	int err;
+
+	if (tm_rule_set_any(s)) {
+		rs = tm_rset_new(cls, s, n);
+		if (!rs)
+			return -ENOMEM;
+		s = &rs->set;
+	}
+	for (i = 0; i < n; i++) {
+		tm_rule_set_entry(r, s, i, &e);
+		tm_write_begin(cls);
+		err = tm_place(cls, &e, &rr);
+		tm_write_end(cls);
+		if (err)
+			goto undo;
+		if (i)
+			rs->more[i - 1] = rr;
+		else
+			first = rr;
+		if (!(i % 256))
+			tm_cond_resched();
+	}
+	first->set = rs;
+	*out = first;
+	return 0;
+undo:
+	if (i) {
+		/* What was placed, without the entries that were not. */
+		if (rs)
+			rs->n = i;
+		first->set = rs;
+		tm_unplace_all(cls, first);
+	} else if (rs) {
+		cls->set_bytes -= rs->bytes;
+		tm_vfree(rs);
+	}
+	return err;
+}
+
+/* Entries @r, @s would add to @cls, past its max_rules: -ENOSPC. */
+static int tm_room(const struct tm_cls *cls, const struct tm_rule_set *s,
+		   u32 leaving)
+{
+	u32 n = tm_rule_set_entries(s), used = tm_cls_entries(cls) - leaving;
+
+	if (cls->p.max_rules && (used >= cls->p.max_rules ||
+				 n > cls->p.max_rules - used))
+		return -ENOSPC;
+	return 0;
+}
+
+int tm_cls_insert_set(struct tm_cls *cls, const struct tm_rule *r,
+		      const struct tm_rule_set *s)
 {
 	struct tm_rule_fault fault;
 	struct tm_rrec *rr;
 	int err;
 
-	err = tm_rule_check(r, &fault);
+	err = tm_rule_set_check(r, s, &fault);
 	if (err)
 		return err;
 	if (tm_id_find(cls, r->id))
 		return -EEXIST;
-	if (cls->p.max_rules && cls->nrules >= cls->p.max_rules)
-		return -ENOSPC;
-	tm_write_begin(cls);
-	err = tm_place(cls, r, &rr);
-	tm_write_end(cls);
+	err = tm_room(cls, s, 0);
+	if (err)
+		return err;
+	err = tm_place_all(cls, r, s, &rr);
 	if (err)
 		return err;
 	tm_id_add(cls, rr);
 	return 0;
+}
+
+int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r)
+{
+	return tm_cls_insert_set(cls, r, NULL);
 }
 
 int tm_cls_delete(struct tm_cls *cls, u32 id)
@@ -361,41 +600,44 @@ int tm_cls_delete(struct tm_cls *cls, u32 id)
 	if (!rr)
 		return -ENOENT;
 	tm_id_del(cls, rr);
-	tm_write_begin(cls);
-	tm_unplace(cls, rr);
-	tm_write_end(cls);
+	tm_unplace_all(cls, rr);
 	return 0;
 }
 
 /*
- * The new rule is placed before the old one is removed: a lookup meanwhile
- * sees both, and whichever it returns is the answer of the classifier either
- * before or after the replacement.  These are two steps for lookups (see
- * tm_write_next()), so that none sees the removal without the placement.
+ * The new entries are placed before the old ones are removed: a lookup
+ * meanwhile may see both, and whichever it returns is the answer of the
+ * classifier either before or after the replacement (they rank the same).
+ * Placing and removing are separate steps for lookups (see
+ * tm_write_next()), so that none sees a removal without the placements.
  */
-int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r)
+int tm_cls_replace_set(struct tm_cls *cls, const struct tm_rule *r,
+		       const struct tm_rule_set *s)
 {
 	struct tm_rrec *old = tm_id_find(cls, r->id), *rr;
 	struct tm_rule_fault fault;
 	int err;
 
-	err = tm_rule_check(r, &fault);
+	err = tm_rule_set_check(r, s, &fault);
 	if (err)
 		return err;
 	if (!old)
 		return -ENOENT;
-	tm_write_begin(cls);
-	err = tm_place(cls, r, &rr);
-	if (err) {
-		tm_write_end(cls);
+	err = tm_room(cls, s, old->set ? old->set->n : 1);
+	if (err)
 		return err;
-	}
+	err = tm_place_all(cls, r, s, &rr);
+	if (err)
+		return err;
 	tm_id_del(cls, old);
-	tm_write_next(cls);
-	tm_unplace(cls, old);
-	tm_write_end(cls);
+	tm_unplace_all(cls, old);
 	tm_id_add(cls, rr);
 	return 0;
+}
+
+int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r)
+{
+	return tm_cls_replace_set(cls, r, NULL);
 }
 
 const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id)
@@ -403,6 +645,13 @@ const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id)
 	struct tm_rrec *rr = tm_id_find(cls, id);
 
 	return rr ? &rr->rule : NULL;
+}
+
+const struct tm_rule_set *tm_cls_find_set(const struct tm_cls *cls, u32 id)
+{
+	struct tm_rrec *rr = tm_id_find(cls, id);
+
+	return rr && rr->set ? &rr->set->set : NULL;
 }
 
 static __always_inline const struct tm_rule *
@@ -473,13 +722,19 @@ u32 tm_cls_rules(const struct tm_cls *cls)
 	return cls->nrules;
 }
 
+u32 tm_cls_entries(const struct tm_cls *cls)
+{
+	return cls->v4.rules + cls->v6.rules;
+}
+
 void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->rules = cls->nrules;
+	st->entries = tm_cls_entries(cls);
 	st->splits = cls->splits;
 	st->bytes = sizeof(*cls) + sizeof(*cls->ids) * (cls->ids_mask + 1) +
-		    sizeof(struct tm_rrec) * cls->nrules;
+		    sizeof(struct tm_rrec) * st->entries + cls->set_bytes;
 	if (tm_is_linear(cls)) {
 		tm_linear_stats(&cls->v4, st);
 		tm_linear_stats(&cls->v6, st);
@@ -501,14 +756,49 @@ int tm_cls_tuples(const struct tm_cls *cls,
 	       tm_tuple_walk(&cls->v6, fn, arg);
 }
 
+/* The id index against the families' counts and the set rules' entries. */
+static int tm_ids_verify(const struct tm_cls *cls, const char **why)
+{
+	u32 i, j, heads = 0, entries = 0;
+	u64 set_bytes = 0;
+	struct tm_rrec *rr;
+
+	for (i = 0; i <= cls->ids_mask; i++) {
+		for (rr = cls->ids[i]; rr; rr = rr->id_next) {
+			heads++;
+			entries++;
+			if (!rr->set)
+				continue;
+			set_bytes += rr->set->bytes;
+			entries += rr->set->n - 1;
+			if (rr->set->n != tm_rule_set_entries(&rr->set->set)) {
+				*why = "set rule entry count is not its cross product";
+				return -EUCLEAN;
+			}
+			for (j = 1; j < rr->set->n; j++) {
+				if (rr->set->more[j - 1]->rule.id != rr->rule.id ||
+				    rr->set->more[j - 1]->set) {
+					*why = "set rule entry of another rule";
+					return -EUCLEAN;
+				}
+			}
+		}
+	}
+	if (heads != cls->nrules || entries != tm_cls_entries(cls) ||
+	    set_bytes != cls->set_bytes) {
+		*why = "rule count of the families differs from the index";
+		return -EUCLEAN;
+	}
+	return 0;
+}
+
 int tm_cls_verify(const struct tm_cls *cls, const char **why)
 {
 	int err;
 
-	if (cls->v4.rules + cls->v6.rules != cls->nrules) {
-		*why = "rule count of the families differs from the index";
-		return -EUCLEAN;
-	}
+	err = tm_ids_verify(cls, why);
+	if (err)
+		return err;
 	if (tm_is_linear(cls)) {
 		err = tm_linear_verify(&cls->v4, why);
 		return err ?: tm_linear_verify(&cls->v6, why);

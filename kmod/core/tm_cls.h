@@ -7,8 +7,9 @@
  * into Documentation/classifier.rst by tools/doc-sync.sh).
  *
  * Priorities: the LOWER priority value wins; between rules of equal priority
- * the lower rule id wins.  Every (priority, id) pair is unique, so the result
- * of a lookup is always one well-defined rule.
+ * the lower rule id wins.  Every (priority, id) pair is one rule, so the
+ * result of a lookup is always one well-defined rule (of a set rule, one of
+ * its entries, which all have its id, priority and action).
  */
 #ifndef _TM_CLS_H
 #define _TM_CLS_H
@@ -120,6 +121,47 @@ struct tm_rule {
 	u8 tcp_flags;
 };
 
+/* A prefix of a set (struct tm_rule_set): bits past @len are zero. */
+struct tm_set_prefix {
+	struct tm_addr addr;
+	u8 len;
+};
+
+/* A range of a set: ports, or an ICMP type or code range. */
+struct tm_set_range {
+	u16 lo, hi;
+};
+
+/**
+ * struct tm_rule_set - the sets of a set rule
+ * @src: source prefixes, @nsrc of them
+ * @dst: destination prefixes
+ * @sport: source port ranges
+ * @dport: destination port ranges
+ * @proto: protocols
+ * @nsrc: values of @src; 0: the rule's own field, as for every set
+ * @ndst: values of @dst
+ * @nsport: values of @sport
+ * @ndport: values of @dport
+ * @nproto: values of @proto
+ *
+ * A set rule matches a key when, in every field, one of the values of the
+ * field's set does, and the rule's other fields do.  The classifier holds
+ * its entries: the cross product of the sets, each entry the rule with one
+ * value of every set (tm_rule_set_entry()), all with the rule's id and
+ * priority.  A lookup returns whichever entry matches; they differ only
+ * in the fields of the sets.
+ */
+struct tm_rule_set {
+	const struct tm_set_prefix *src, *dst;
+	const struct tm_set_range *sport, *dport;
+	const u8 *proto;
+	u16 nsrc, ndst, nsport, ndport, nproto;
+};
+
+/* Entries of one set rule at most, the whole cross product. */
+#define TM_RULE_ENTRIES_MAX	4096
+
 /*
  * Connection tracking states of a key (struct tm_key.ct); a rule's ct_set
  * has bit 1 << state for each state it matches.  A packet without a
@@ -190,7 +232,7 @@ struct tm_params {
 	u8 gap;			/* TupleMerge: see tm_tuple_relaxed() */
 	u8 hash;		/* TupleMerge: TM_HASH_* new tuples may hash */
 	u16 max_tuples;		/* tuples per family; 0: no limit.  -ENOSPC */
-	u32 max_rules;		/* 0: no limit.  -ENOSPC past it */
+	u32 max_rules;		/* entries; 0: no limit.  -ENOSPC past it */
 };
 
 /* Fields a new TupleMerge tuple hashes when its first rule is exact there. */
@@ -201,6 +243,7 @@ struct tm_params {
 /* Counters of a classifier (tm_cls_stats()). */
 struct tm_stats {
 	u32 rules;		/* installed rules */
+	u32 entries;		/* their entries: set rules have several */
 	u32 tuples;		/* tuples (hash tables), IPv4 + IPv6 */
 	u32 tuples4, tuples6;	/* per family */
 	u32 nodes;		/* occupied hash buckets */
@@ -228,6 +271,7 @@ int tm_params_check(const struct tm_params *p, const char **why);
  * @TM_RP_CT: the connection states
  * @TM_RP_FRAG: the fragment kinds
  * @TM_RP_TCP_FLAGS: the TCP flags and their mask
+ * @TM_RP_SETS: the sets as a whole (their cross product)
  */
 enum tm_rule_part {
 	TM_RP_RULE,
@@ -242,6 +286,7 @@ enum tm_rule_part {
 	TM_RP_CT,
 	TM_RP_FRAG,
 	TM_RP_TCP_FLAGS,
+	TM_RP_SETS,
 };
 
 /**
@@ -260,6 +305,17 @@ struct tm_rule_fault {
  * tm_cls_insert() and tm_cls_replace() run it on every rule they take.
  */
 int tm_rule_check(const struct tm_rule *r, struct tm_rule_fault *f);
+/*
+ * The check of a set rule: every entry passes tm_rule_check() and there
+ * are at most TM_RULE_ENTRIES_MAX.  @s NULL, or without sets: @r alone.
+ */
+int tm_rule_set_check(const struct tm_rule *r, const struct tm_rule_set *s,
+		      struct tm_rule_fault *f);
+/* Entries of the set rule: 1 without sets, TM_RULE_ENTRIES_MAX + 1 past it. */
+u32 tm_rule_set_entries(const struct tm_rule_set *s);
+/* Entry @i (0..entries - 1) of the set rule @r, @s (may be NULL). */
+void tm_rule_set_entry(const struct tm_rule *r, const struct tm_rule_set *s,
+		       u32 i, struct tm_rule *out);
 /* @r has an extra field, which tm_rule_extra_match() must check. */
 bool tm_rule_has_extra(const struct tm_rule *r);
 /* The extra fields of @r admit @k (the 5-tuple is not looked at). */
@@ -282,9 +338,24 @@ void tm_cls_set_private(struct tm_cls *cls, bool priv);
 int tm_cls_insert(struct tm_cls *cls, const struct tm_rule *r);
 int tm_cls_delete(struct tm_cls *cls, u32 id);
 int tm_cls_replace(struct tm_cls *cls, const struct tm_rule *r);
+/*
+ * The same for a set rule (@s may be NULL: a plain rule).  The classifier
+ * keeps a copy of @s.  Its entries are placed one step each, then those of
+ * a replaced rule removed: a lookup meanwhile answers from the rule set
+ * before or after the change, entry by entry; a caller that wants all
+ * the entries seen at once publishes a private copy (a transaction).
+ */
+int tm_cls_insert_set(struct tm_cls *cls, const struct tm_rule *r,
+		      const struct tm_rule_set *s);
+int tm_cls_replace_set(struct tm_cls *cls, const struct tm_rule *r,
+		       const struct tm_rule_set *s);
 
-/* The rule installed with @id, or NULL.  Writer side. */
+/*
+ * The rule installed with @id, or NULL: a set rule's first entry.  Writer
+ * side.  tm_cls_find_set(): the sets of a set rule, NULL for a plain one.
+ */
 const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id);
+const struct tm_rule_set *tm_cls_find_set(const struct tm_cls *cls, u32 id);
 
 /*
  * The best rule matching @key, or NULL.  Reader side: call under
@@ -298,12 +369,17 @@ const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 					   const struct tm_key *key,
 					   u32 *probes);
 
-/* Call @fn on every rule, in no particular order, until it returns non-0. */
+/*
+ * Call @fn on every rule (a set rule once, with its first entry), in no
+ * particular order, until it returns non-0.
+ */
 int tm_cls_for_each(const struct tm_cls *cls,
 		    int (*fn)(const struct tm_rule *r, void *arg), void *arg);
 void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st);
 /* Installed rules, O(1) (tm_cls_stats() walks every tuple). */
 u32 tm_cls_rules(const struct tm_cls *cls);
+/* Their entries, O(1): a set rule counts each of its cross product. */
+u32 tm_cls_entries(const struct tm_cls *cls);
 
 /* One tuple of a tuple engine, as tm_cls_tuples() reports it. */
 struct tm_tuple_info {

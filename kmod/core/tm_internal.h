@@ -18,9 +18,22 @@ struct tm_rrec {
 	struct rcu_head rcu;		/* freed with tm_free_rcu() */
 	struct tm_rule rule;
 	struct tm_rrec *id_next;	/* chain in tm_cls.ids */
+	struct tm_rset *set;		/* a set rule's first entry: the rest */
 	struct tm_ttab *ttab;		/* tuple engines: its tuple */
 	struct tm_rrec *ttab_next;	/* tuple engines: rules of the tuple */
 	struct tm_rrec **ttab_pprev;
+};
+
+/*
+ * The rest of a set rule, held by its first entry, the one in the id index:
+ * a copy of its sets and its other entries, which are in no index (their
+ * rule has the same id).  Writer side only: freed at once.
+ */
+struct tm_rset {
+	struct tm_rule_set set;		/* its arrays follow @more */
+	u32 n;				/* entries, the first included */
+	u32 bytes;			/* of this allocation */
+	struct tm_rrec *more[];		/* entries 1..n - 1 */
 };
 
 /* Word @i (0..3) of the mask of a prefix of @len bits, branch-free. */
@@ -59,10 +72,11 @@ struct tm_cls {
 	u32 seed;			/* hash seed, random per classifier */
 	u32 splits;
 	struct tm_fam v4, v6;
-	/* id -> rule, writer side only */
+	/* id -> rule (a set rule's first entry), writer side only */
 	struct tm_rrec **ids;
 	u32 ids_mask;
 	u32 nrules;
+	u64 set_bytes;			/* of the struct tm_rset */
 };
 
 /*

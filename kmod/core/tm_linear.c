@@ -141,7 +141,8 @@ int tm_linear_verify(const struct tm_fam *f, const char **why)
 		if (l->e[i].rule == &tm_rule_none)
 			continue;
 		live++;
-		if (i && l->e[i - 1].rank >= l->e[i].rank) {
+		/* The entries of a set rule rank the same. */
+		if (i && l->e[i - 1].rank > l->e[i].rank) {
 			*why = "linear: rules out of rank order";
 			return -EUCLEAN;
 		}

@@ -1511,7 +1511,8 @@ static int tm_ttab_verify(const struct tm_fam *f, const struct tm_ttab *t,
 			if (e->flags & TM_ENT_OFF)
 				continue;
 			k++;
-			if (j && tm_node_ent(node, j - 1, f->nw)->rank >= e->rank)
+			/* The entries of a set rule rank the same. */
+			if (j && tm_node_ent(node, j - 1, f->nw)->rank > e->rank)
 				return tm_fail(why, "bucket not in rank order");
 			if (e->flags != tm_ent_flags(e->rule))
 				return tm_fail(why, "entry extra flag wrong");

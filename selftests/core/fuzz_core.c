@@ -104,6 +104,57 @@ static void take_rule(struct input *in, u8 family, struct tm_rule *r)
 	}
 }
 
+/*
+ * One rule in 4 is a set rule: one to three values in each field a byte
+ * picks, from few values, so that they overlap each other and the rules.
+ */
+static void take_set(struct input *in, u8 family, const struct tm_rule *r,
+		     struct oset *os)
+{
+	u8 b = take(in), full = family == TM_AF_INET ? 32 : 128;
+	unsigned int i;
+
+	memset(os, 0, sizeof(*os));
+	if (b & 3)
+		return;
+	if (b & 0x04) {
+		os->nsrc = 1 + take(in) % 3;
+		for (i = 0; i < os->nsrc; i++) {
+			take_addr(in, family, &os->src[i].addr);
+			os->src[i].len = full;
+		}
+	}
+	if (b & 0x08) {
+		os->ndst = 1 + take(in) % 3;
+		for (i = 0; i < os->ndst; i++) {
+			take_addr(in, family, &os->dst[i].addr);
+			os->dst[i].len = take(in) & 1 ? full : full - 8;
+			os->dst[i].addr.w[family == TM_AF_INET ? 0 : 3] &=
+				os->dst[i].len == full ? ~0u : ~0xffu;
+		}
+	}
+	if (b & 0x10) {
+		os->nsport = 1 + take(in) % 3;
+		for (i = 0; i < os->nsport; i++) {
+			os->sport[i].lo = take(in) % 4;
+			os->sport[i].hi = os->sport[i].lo + take(in) % 2;
+		}
+	}
+	if (b & 0x20) {
+		os->ndport = 1 + take(in) % 3;
+		for (i = 0; i < os->ndport; i++) {
+			os->dport[i].lo = take(in) % 8;
+			os->dport[i].hi = os->dport[i].lo;
+		}
+	}
+	/* TCP flags need every entry's protocol to be tcp. */
+	if ((b & 0x40) && !r->tcp_flags_mask) {
+		os->nproto = 1 + take(in) % 2;
+		for (i = 0; i < os->nproto; i++)
+			os->proto[i] = 6 + take(in) % 2;
+	}
+}
+
 static void take_key(struct input *in, u8 family, struct tm_key *k)
 {
 	u8 b;
@@ -157,16 +208,20 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	oracle_init(&o);
 	while (in.n) {
 		u8 op = take(&in) % 5;
+		const struct tm_rule *a, *b;
+		struct tm_rule_set set;
 		struct tm_rule r;
 		struct tm_key k;
-		const struct tm_rule *a, *b;
+		struct oset os;
 		int got, want;
 
 		switch (op) {
 		case 0:
 			take_rule(&in, family, &r);
-			got = tm_cls_insert(cls, &r);
-			want = got == -ENOMEM ? -ENOMEM : oracle_insert(&o, &r);
+			take_set(&in, family, &r, &os);
+			got = tm_cls_insert_set(cls, &r, oset_core(&os, &set));
+			want = got == -ENOMEM ? -ENOMEM :
+			       oracle_insert_set(&o, &r, &os);
 			break;
 		case 1:
 			r.id = take(&in) % 64;
@@ -175,15 +230,22 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			break;
 		case 2:
 			take_rule(&in, family, &r);
-			got = tm_cls_replace(cls, &r);
-			want = got == -ENOMEM ? -ENOMEM : oracle_replace(&o, &r);
+			take_set(&in, family, &r, &os);
+			got = tm_cls_replace_set(cls, &r, oset_core(&os, &set));
+			want = got == -ENOMEM ? -ENOMEM :
+			       oracle_replace_set(&o, &r, &os);
 			break;
 		case 3:
 			take_key(&in, family, &k);
 			rcu_read_lock();
 			a = tm_cls_lookup(cls, &k);
 			b = oracle_lookup(&o, &k);
-			if ((a || b) && (!a || !b || !rule_eq(a, b))) {
+			/* Of a set rule, any entry that matches. */
+			if ((a || b) &&
+			    (!a || !b ||
+			     (oracle_sets(&o, b) ?
+			      a->id != b->id || a->action != b->action ||
+			      !oracle_matches(a, &k) : !rule_eq(a, b)))) {
 				fprintf(stderr, "lookup: got %u want %u\n",
 					a ? a->id : 0, b ? b->id : 0);
 				abort();

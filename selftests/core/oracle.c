@@ -16,6 +16,7 @@ void oracle_init(struct oracle *o)
 void oracle_free(struct oracle *o)
 {
 	free(o->r);
+	free(o->s);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -29,18 +30,35 @@ int oracle_find(const struct oracle *o, u32 id)
 	return -1;
 }
 
-int oracle_insert(struct oracle *o, const struct tm_rule *r)
+static void oset_put(struct oset *dst, const struct oset *os)
+{
+	if (os)
+		*dst = *os;
+	else
+		memset(dst, 0, sizeof(*dst));
+}
+
+int oracle_insert_set(struct oracle *o, const struct tm_rule *r,
+		      const struct oset *os)
 {
 	if (oracle_find(o, r->id) >= 0)
 		return -EEXIST;
 	if (o->n == o->cap) {
 		o->cap = o->cap ? 2 * o->cap : 256;
 		o->r = realloc(o->r, o->cap * sizeof(*o->r));
-		if (!o->r)
+		o->s = realloc(o->s, o->cap * sizeof(*o->s));
+		if (!o->r || !o->s)
 			abort();
 	}
-	o->r[o->n++] = *r;
+	o->r[o->n] = *r;
+	oset_put(&o->s[o->n], os);
+	o->n++;
 	return 0;
+}
+
+int oracle_insert(struct oracle *o, const struct tm_rule *r)
+{
+	return oracle_insert_set(o, r, NULL);
 }
 
 int oracle_delete(struct oracle *o, u32 id)
@@ -49,18 +67,55 @@ int oracle_delete(struct oracle *o, u32 id)
 
 	if (i < 0)
 		return -ENOENT;
-	o->r[i] = o->r[--o->n];
+	o->n--;
+	o->r[i] = o->r[o->n];
+	o->s[i] = o->s[o->n];
 	return 0;
 }
 
-int oracle_replace(struct oracle *o, const struct tm_rule *r)
+int oracle_replace_set(struct oracle *o, const struct tm_rule *r,
+		       const struct oset *os)
 {
 	int i = oracle_find(o, r->id);
 
 	if (i < 0)
 		return -ENOENT;
 	o->r[i] = *r;
+	oset_put(&o->s[i], os);
 	return 0;
+}
+
+int oracle_replace(struct oracle *o, const struct tm_rule *r)
+{
+	return oracle_replace_set(o, r, NULL);
+}
+
+const struct tm_rule_set *oset_core(const struct oset *os,
+				    struct tm_rule_set *s)
+{
+	if (!os || !(os->nsrc || os->ndst || os->nsport || os->ndport ||
+		     os->nproto))
+		return NULL;
+	s->src = os->src;
+	s->dst = os->dst;
+	s->sport = os->sport;
+	s->dport = os->dport;
+	s->proto = os->proto;
+	s->nsrc = os->nsrc;
+	s->ndst = os->ndst;
+	s->nsport = os->nsport;
+	s->ndport = os->ndport;
+	s->nproto = os->nproto;
+	return s;
+}
+
+const struct oset *oracle_sets(const struct oracle *o,
+			       const struct tm_rule *r)
+{
+	const struct oset *os = &o->s[r - o->r];
+
+	return os->nsrc || os->ndst || os->nsport || os->ndport ||
+	       os->nproto ? os : NULL;
 }
 
 /* Does @a fall in the prefix @p/@len?  Word by word, from the top. */
@@ -104,20 +159,73 @@ static bool masked_eq(u32 v, u32 mask, u32 want)
 	return true;
 }
 
-bool oracle_matches(const struct tm_rule *r, const struct tm_key *k)
+/* One of the @n prefixes @p holds @a; none given: the rule's own. */
+static bool any_prefix(const struct tm_set_prefix *p, unsigned int n,
+		       const struct tm_addr *own, unsigned int own_len,
+		       const struct tm_addr *a)
 {
+	unsigned int i;
+
+	if (!n)
+		return prefix_has(own, own_len, a);
+	for (i = 0; i < n; i++)
+		if (prefix_has(&p[i].addr, p[i].len, a))
+			return true;
+	return false;
+}
+
+static bool any_range(const struct tm_set_range *p, unsigned int n,
+		      u16 own_lo, u16 own_hi, u16 v)
+{
+	unsigned int i;
+
+	if (!n)
+		return own_lo <= v && v <= own_hi;
+	for (i = 0; i < n; i++)
+		if (p[i].lo <= v && v <= p[i].hi)
+			return true;
+	return false;
+}
+
+static bool any_proto(const u8 *p, unsigned int n, const struct tm_rule *r,
+		      u8 v)
+{
+	unsigned int i;
+
+	if (!n)
+		return r->proto_any || r->proto == v;
+	for (i = 0; i < n; i++)
+		if (p[i] == v)
+			return true;
+	return false;
+}
+
+bool oracle_matches_set(const struct tm_rule *r, const struct oset *os,
+			const struct tm_key *k)
+{
+	static const struct oset none;
+
+	if (!os)
+		os = &none;
 	return r->family == k->family &&
-	       prefix_has(&r->src, r->src_len, &k->src) &&
-	       prefix_has(&r->dst, r->dst_len, &k->dst) &&
-	       r->sport_lo <= k->sport && k->sport <= r->sport_hi &&
-	       r->dport_lo <= k->dport && k->dport <= r->dport_hi &&
-	       (r->proto_any || r->proto == k->proto) &&
+	       any_prefix(os->src, os->nsrc, &r->src, r->src_len, &k->src) &&
+	       any_prefix(os->dst, os->ndst, &r->dst, r->dst_len, &k->dst) &&
+	       any_range(os->sport, os->nsport, r->sport_lo, r->sport_hi,
+			 k->sport) &&
+	       any_range(os->dport, os->ndport, r->dport_lo, r->dport_hi,
+			 k->dport) &&
+	       any_proto(os->proto, os->nproto, r, k->proto) &&
 	       (r->iif == 0 || r->iif == k->iif) &&
 	       (r->oif == 0 || r->oif == k->oif) &&
 	       masked_eq(k->mark, r->mark_mask, r->mark) &&
 	       masked_eq(k->tcp_flags, r->tcp_flags_mask, r->tcp_flags) &&
 	       set_has(r->ct_set, k->ct) && set_has(r->frag_set, k->frag) &&
 	       set_has(r->dscp_set, k->dscp);
+}
+
+bool oracle_matches(const struct tm_rule *r, const struct tm_key *k)
+{
+	return oracle_matches_set(r, NULL, k);
 }
 
 const struct tm_rule *oracle_lookup(const struct oracle *o,
@@ -129,7 +237,7 @@ const struct tm_rule *oracle_lookup(const struct oracle *o,
 	for (i = 0; i < o->n; i++) {
 		const struct tm_rule *r = &o->r[i];
 
-		if (!oracle_matches(r, k))
+		if (!oracle_matches_set(r, &o->s[i], k))
 			continue;
 		if (!best || r->priority < best->priority ||
 		    (r->priority == best->priority && r->id < best->id))
@@ -320,6 +428,97 @@ void gen_rule(struct rng *g, u8 family, u32 id, struct tm_rule *r)
 	r->action = rng_next(g);
 	gen_ifaces(g, r);
 	gen_extras(&x, r);
+}
+
+/* One to three values, now and then OSET_MAX. */
+static unsigned int gen_set_size(struct rng *g)
+{
+	return rng_below(g, 16) ? 1 + rng_below(g, 3) : OSET_MAX;
+}
+
+void gen_rule_set(struct rng *g, u8 family, u32 id, struct tm_rule *r,
+		  struct oset *os)
+{
+	static const u8 protos[] = { 6, 17, 0, 1 };
+	unsigned int i, fields;
+	struct rng y;
+
+	gen_rule(g, family, id, r);
+	y.s = g->s ^ 0x6a09e667f3bcc909ULL;
+	memset(os, 0, sizeof(*os));
+	if (rng_below(&y, 4))
+		return;
+	/* Fields with a set: bits 0..4, src, dst, sport, dport, proto. */
+	do {
+		fields = rng_below(&y, 32);
+	} while (!fields || __builtin_popcount(fields) > 3);
+	/* TCP flags need every entry's protocol to be tcp. */
+	if (r->tcp_flags_mask)
+		fields &= ~16u;
+	if (fields & 1) {
+		os->nsrc = gen_set_size(&y);
+		for (i = 0; i < os->nsrc; i++) {
+			os->src[i].len = gen_len(&y, family);
+			gen_addr(&y, family, &os->src[i].addr);
+			mask_addr(&os->src[i].addr, os->src[i].len);
+		}
+	}
+	if (fields & 2) {
+		os->ndst = gen_set_size(&y);
+		for (i = 0; i < os->ndst; i++) {
+			os->dst[i].len = gen_len(&y, family);
+			gen_addr(&y, family, &os->dst[i].addr);
+			mask_addr(&os->dst[i].addr, os->dst[i].len);
+		}
+	}
+	if (fields & 4) {
+		os->nsport = gen_set_size(&y);
+		for (i = 0; i < os->nsport; i++)
+			gen_range(&y, &os->sport[i].lo, &os->sport[i].hi);
+	}
+	if (fields & 8) {
+		os->ndport = gen_set_size(&y);
+		for (i = 0; i < os->ndport; i++)
+			gen_range(&y, &os->dport[i].lo, &os->dport[i].hi);
+	}
+	if (fields & 16) {
+		os->nproto = 1 + rng_below(&y, 3);
+		for (i = 0; i < os->nproto; i++)
+			os->proto[i] = protos[rng_below(&y, 4)];
+	}
+}
+
+void gen_key_set(struct rng *g, u8 family, const struct tm_rule *r,
+		 const struct oset *os, struct tm_key *k)
+{
+	struct tm_rule e = *r;
+	unsigned int i;
+
+	if (os && os->nsrc) {
+		i = rng_below(g, os->nsrc);
+		e.src = os->src[i].addr;
+		e.src_len = os->src[i].len;
+	}
+	if (os && os->ndst) {
+		i = rng_below(g, os->ndst);
+		e.dst = os->dst[i].addr;
+		e.dst_len = os->dst[i].len;
+	}
+	if (os && os->nsport) {
+		i = rng_below(g, os->nsport);
+		e.sport_lo = os->sport[i].lo;
+		e.sport_hi = os->sport[i].hi;
+	}
+	if (os && os->ndport) {
+		i = rng_below(g, os->ndport);
+		e.dport_lo = os->dport[i].lo;
+		e.dport_hi = os->dport[i].hi;
+	}
+	if (os && os->nproto) {
+		e.proto = os->proto[rng_below(g, os->nproto)];
+		e.proto_any = 0;
+	}
+	gen_key(g, family, &e, k);
 }
 
 /* One value of @set (any value below @n when empty). */

@@ -410,6 +410,8 @@ static void test_ifaces(u8 engine, u8 family)
 }
 
 /* Directed tests of one engine and family. */
+static void test_sets(u8 engine, u8 family);
+
 static void test_directed(u8 engine, u8 family)
 {
 	const char *en = engine_names[engine];
@@ -554,20 +556,204 @@ static void test_directed(u8 engine, u8 family)
 		test_last_of_tuple(engine, family);
 	test_ifaces(engine, family);
 	test_extras(engine, family);
+	test_sets(engine, family);
+}
+
+/* Set rules: entries, answers, refusals, bounds, replace and delete. */
+static void test_sets(u8 engine, u8 family)
+{
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	static struct tm_set_range big_sp[65], big_dp[241];
+	struct tm_set_prefix src[2], bad[1];
+	struct tm_set_range dport[3] = { { 22, 22 }, { 80, 81 },
+					 { 443, 443 } };
+	u8 proto[2] = { 6, 17 };
+	const struct tm_rule_set *got;
+	struct tm_rule_fault fault;
+	struct tm_rule r, p, e;
+	struct tm_rule_set s;
+	struct tm_params prm;
+	struct tm_cls *cls;
+	struct tm_stats st;
+	const char *why;
+	u32 i, ok, wrong;
+	struct tm_key k;
+	int err;
+
+	cls = new_cls(engine);
+	memset(&s, 0, sizeof(s));
+	memset(src, 0, sizeof(src));
+	set_addr(&src[0].addr, family, 0x20010db8, 0x0a000100);
+	src[0].len = family == TM_AF_INET ? 24 : 120;
+	set_addr(&src[1].addr, family, 0x20010db8, 0xc0a80000);
+	src[1].len = family == TM_AF_INET ? 16 : 112;
+	s.src = src;
+	s.nsrc = 2;
+	s.dport = dport;
+	s.ndport = 3;
+	s.proto = proto;
+	s.nproto = 2;
+	any_rule(&r, family, 7, 50);
+	check(tm_rule_set_entries(&s) == 12 &&
+	      !tm_cls_insert_set(cls, &r, &s),
+	      "%s %s sets: 2 x 3 x 2 inserted", en, fam);
+	tm_cls_stats(cls, &st);
+	check(st.rules == 1 && st.entries == 12 && tm_cls_rules(cls) == 1 &&
+	      tm_cls_entries(cls) == 12,
+	      "%s %s sets: one rule of 12 entries (%u, %u)", en, fam,
+	      st.rules, st.entries);
+	got = tm_cls_find_set(cls, 7);
+	check(got && got != &s && got->src != src && got->nsrc == 2 &&
+	      !memcmp(got->src, src, sizeof(src)) && got->ndport == 3 &&
+	      !memcmp(got->dport, dport, sizeof(dport)) &&
+	      got->nproto == 2 && !memcmp(got->proto, proto, 2) &&
+	      !got->ndst && !got->nsport,
+	      "%s %s sets: kept as given, in a copy", en, fam);
+	/* Every combination hits; the gaps between values miss. */
+	ok = 0;
+	wrong = 0;
+	for (i = 0; i < 12; i++) {
+		tm_rule_set_entry(&r, &s, i, &e);
+		key_of(&k, family, 0, 5, 1000, e.dport_hi, e.proto);
+		k.src = e.src;
+		k.src.w[family == TM_AF_INET ? 0 : 3] |= 7;
+		ok += hit(cls, &k) == 7;
+		k.dport = e.dport_hi + 1;
+		wrong += hit(cls, &k) == 7 && k.dport != 80 + 1;
+	}
+	key_of(&k, family, 0x0a000107, 5, 1000, 80, 1);
+	wrong += hit(cls, &k) != 0;
+	key_of(&k, family, 0x0a000207, 5, 1000, 80, 6);
+	wrong += hit(cls, &k) != 0;
+	check(ok == 12 && !wrong,
+	      "%s %s sets: all 12 entries match, nothing else (%u, %u)",
+	      en, fam, ok, wrong);
+	/* A better plain rule wins where it overlaps, the set elsewhere. */
+	any_rule(&p, family, 3, 10);
+	p.dport_lo = 443;
+	p.dport_hi = 443;
+	check(!tm_cls_insert(cls, &p), "%s %s sets: plain rule beside",
+	      en, fam);
+	key_of(&k, family, 0x0a000107, 5, 1000, 443, 17);
+	ok = hit(cls, &k) == 3;
+	key_of(&k, family, 0x0a000107, 5, 1000, 22, 17);
+	ok += hit(cls, &k) == 7;
+	check(ok == 2, "%s %s sets: the better rule wins", en, fam);
+	check(!tm_cls_verify(cls, &why), "%s %s sets: invariants", en, fam);
+	/* An entry that is wrong refuses the rule, naming its part. */
+	memset(bad, 0, sizeof(bad));
+	set_addr(&bad[0].addr, family, 0x20010db8, 0x0a000101);
+	bad[0].len = family == TM_AF_INET ? 24 : 120;
+	s.src = bad;
+	s.nsrc = 1;
+	any_rule(&e, family, 9, 1);
+	err = tm_cls_insert_set(cls, &e, &s);
+	check(err == -EINVAL && !tm_rule_set_check(&e, NULL, &fault) &&
+	      tm_rule_set_check(&e, &s, &fault) == -EINVAL &&
+	      fault.part == TM_RP_SRC && tm_cls_entries(cls) == 13 &&
+	      !tm_cls_find(cls, 9),
+	      "%s %s sets: host bits in a set refused, nothing added", en,
+	      fam);
+	s.src = src;
+	s.nsrc = 2;
+	e.tcp_flags_mask = TM_TCP_SYN;
+	err = tm_rule_set_check(&e, &s, &fault);
+	check(err == -EINVAL && fault.part == TM_RP_TCP_FLAGS &&
+	      tm_cls_insert_set(cls, &e, &s) == -EINVAL,
+	      "%s %s sets: tcp-flags with udp in the protocol set refused",
+	      en, fam);
+	/* The bound: 64 x 64 entries, and no more. */
+	for (i = 0; i < 241; i++) {
+		big_dp[i].lo = 1000 + i;
+		big_dp[i].hi = 1000 + i;
+		if (i < 65)
+			big_sp[i] = big_dp[i];
+	}
+	memset(&s, 0, sizeof(s));
+	s.sport = big_sp;
+	s.nsport = 64;
+	s.dport = big_dp;
+	s.ndport = 64;
+	any_rule(&e, family, 11, 60);
+	err = tm_cls_insert_set(cls, &e, &s);
+	key_of(&k, family, 1, 2, 1063, 1063, 6);
+	check(!err && tm_cls_entries(cls) == 13 + 4096 && hit(cls, &k) == 11,
+	      "%s %s sets: 4096 entries taken (%d)", en, fam, err);
+	s.nsport = 17;
+	s.ndport = 241;
+	e.id = 12;
+	err = tm_rule_set_check(&e, &s, &fault);
+	check(err == -EINVAL && fault.part == TM_RP_SETS &&
+	      tm_rule_set_entries(&s) == TM_RULE_ENTRIES_MAX + 1 &&
+	      tm_cls_insert_set(cls, &e, &s) == -EINVAL &&
+	      !tm_cls_find(cls, 12),
+	      "%s %s sets: 17 x 241 refused: %s", en, fam, fault.why);
+	s.nsport = 65;
+	s.ndport = 241;
+	check(tm_rule_set_entries(&s) == TM_RULE_ENTRIES_MAX + 1,
+	      "%s %s sets: the product saturates", en, fam);
+	/* Replace: set by plain, plain by set; then delete. */
+	any_rule(&e, family, 11, 60);
+	check(!tm_cls_replace(cls, &e) && tm_cls_entries(cls) == 14 &&
+	      !tm_cls_find_set(cls, 11),
+	      "%s %s sets: replaced by a plain rule", en, fam);
+	memset(&s, 0, sizeof(s));
+	s.dport = dport;
+	s.ndport = 3;
+	check(!tm_cls_replace_set(cls, &e, &s) &&
+	      tm_cls_entries(cls) == 16 && tm_cls_find_set(cls, 11),
+	      "%s %s sets: replaced by a set rule", en, fam);
+	check(!tm_cls_delete(cls, 7) && tm_cls_entries(cls) == 4 &&
+	      tm_cls_rules(cls) == 2 && !tm_cls_verify(cls, &why),
+	      "%s %s sets: deleted whole", en, fam);
+	key_of(&k, family, 0x0a000107, 5, 1000, 22, 6);
+	check(hit(cls, &k) == 11, "%s %s sets: the next rule answers", en,
+	      fam);
+	tm_cls_destroy(cls);
+
+	/* max_rules counts entries. */
+	tm_params_default(&prm);
+	prm.engine = engine;
+	prm.max_rules = 5;
+	cls = tm_cls_create(&prm);
+	any_rule(&e, family, 1, 1);
+	err = tm_cls_insert_set(cls, &e, &s);
+	check(!err && tm_cls_entries(cls) == 3, "%s %s sets: 3 of 5 entries",
+	      en, fam);
+	e.id = 2;
+	check(tm_cls_insert_set(cls, &e, &s) == -ENOSPC &&
+	      !tm_cls_insert(cls, &e) && tm_cls_entries(cls) == 4,
+	      "%s %s sets: past max-rules refused, a plain rule fits", en,
+	      fam);
+	e.id = 1;
+	s.ndport = 2;
+	check(!tm_cls_replace_set(cls, &e, &s) && tm_cls_entries(cls) == 3,
+	      "%s %s sets: a replace counts the entries it frees", en, fam);
+	tm_cls_destroy(cls);
 }
 
 struct churn {
 	u8 engine, family;
 	unsigned long ops, lookups, mismatches, errors, inserts, deletes,
-		      replaces;
+		      replaces, set_rules;
 	u32 max_rules;
 };
 
-static bool same_answer(const struct tm_rule *a, const struct tm_rule *b)
+/*
+ * The classifier's answer @got is the oracle's @want.  For a set rule,
+ * @got is one of its entries: the rule's id, priority and action, and
+ * fields that match @k by the oracle's own logic.
+ */
+static bool same_answer(const struct oracle *o, const struct tm_rule *got,
+			const struct tm_rule *want, const struct tm_key *k)
 {
-	if (!a || !b)
-		return a == b;
-	return rule_eq(a, b);
+	if (!got || !want)
+		return got == want;
+	if (!oracle_sets(o, want))
+		return rule_eq(got, want);
+	return got->id == want->id && got->priority == want->priority &&
+	       got->action == want->action && oracle_matches(got, k);
 }
 
 /* Lookups of @cls and @o agree on @k; prints the first mismatches. */
@@ -579,7 +765,7 @@ static bool agree(struct churn *c, struct tm_cls *cls, struct oracle *o,
 
 	rcu_read_lock();
 	got = tm_cls_lookup(cls, k);
-	ok = same_answer(got, want);
+	ok = same_answer(o, got, want, k);
 	rcu_read_unlock();
 	c->lookups++;
 	if (!ok && c->mismatches++ < 5)
@@ -588,6 +774,20 @@ static bool agree(struct churn *c, struct tm_cls *cls, struct oracle *o,
 		       c->family == TM_AF_INET ? "ipv4" : "ipv6",
 		       got ? got->id : 0, want ? want->id : 0);
 	return ok;
+}
+
+/* A key inside one of @o's rules (three times in four), or anywhere. */
+static void key_near(struct rng *g, u8 family, const struct oracle *o,
+		     struct tm_key *k)
+{
+	u32 i;
+
+	if (!o->n || !rng_below(g, 4)) {
+		gen_key(g, family, NULL, k);
+		return;
+	}
+	i = rng_below(g, o->n);
+	gen_key_set(g, family, &o->r[i], &o->s[i], k);
 }
 
 /*
@@ -601,16 +801,20 @@ static void churn_op(struct churn *c, struct rng *g, struct tm_cls *cls,
 	u32 pool = c->max_rules + c->max_rules / 4;
 	u32 op = rng_below(g, 100), id = 1 + rng_below(g, pool);
 	bool fill = o->n < c->max_rules / 2;
+	struct tm_rule_set set;
 	struct tm_rule r;
+	struct oset os;
 	struct tm_key k;
 	int want, got;
 
 	c->ops++;
 	if (op < 25 || fill) {
-		gen_rule(g, c->family, id, &r);
-		want = oracle_insert(o, &r);
-		got = tm_cls_insert(cls, &r);
+		gen_rule_set(g, c->family, id, &r, &os);
+		want = oracle_insert_set(o, &r, &os);
+		got = tm_cls_insert_set(cls, &r, oset_core(&os, &set));
 		c->inserts++;
+		c->set_rules += got == 0 && os.nsrc + os.ndst + os.nsport +
+					    os.ndport + os.nproto;
 	} else if (op < 38) {
 		want = oracle_delete(o, id);
 		got = tm_cls_delete(cls, id);
@@ -618,13 +822,12 @@ static void churn_op(struct churn *c, struct rng *g, struct tm_cls *cls,
 	} else if (op < 50) {
 		if (o->n && rng_below(g, 4))
 			id = o->r[rng_below(g, o->n)].id;
-		gen_rule(g, c->family, id, &r);
-		want = oracle_replace(o, &r);
-		got = tm_cls_replace(cls, &r);
+		gen_rule_set(g, c->family, id, &r, &os);
+		want = oracle_replace_set(o, &r, &os);
+		got = tm_cls_replace_set(cls, &r, oset_core(&os, &set));
 		c->replaces++;
 	} else {
-		gen_key(g, c->family, o->n && rng_below(g, 4) ?
-			&o->r[rng_below(g, o->n)] : NULL, &k);
+		key_near(g, c->family, o, &k);
 		agree(c, cls, o, &k);
 		return;
 	}
@@ -648,7 +851,7 @@ static unsigned int check_reachable(struct churn *c, struct rng *g,
 		bool found = false;
 
 		for (t = 0; t < 64 && !found; t++) {
-			gen_key(g, c->family, &o->r[i], &k);
+			gen_key_set(g, c->family, &o->r[i], &o->s[i], &k);
 			if (oracle_lookup(o, &k) != &o->r[i])
 				continue;
 			found = true;
@@ -660,32 +863,71 @@ static unsigned int check_reachable(struct churn *c, struct rng *g,
 	return bad;
 }
 
+/* Entries of @o's rules: the product of their set sizes. */
+static u32 oracle_entries(const struct oracle *o)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < o->n; i++) {
+		const struct oset *os = &o->s[i];
+
+		n += (os->nsrc ?: 1) * (os->ndst ?: 1) * (os->nsport ?: 1) *
+		     (os->ndport ?: 1) * (os->nproto ?: 1);
+	}
+	return n;
+}
+
+/* The exact tuple of an entry: prefix lengths, exact ports, any proto. */
+struct shape {
+	u8 slen, dlen, sp, dp, any;
+};
+
+static void shape_add(struct shape *sh, unsigned int *n, struct shape x)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (!memcmp(&sh[i], &x, sizeof(x)))
+			return;
+	sh[(*n)++] = x;
+}
+
 /*
- * Distinct exact tuples of the rule set: the tuples TSS needs, and a bound
- * TupleMerge must stay well under.
+ * Distinct exact tuples of the rule set's entries: the tuples TSS needs,
+ * and a bound TupleMerge must stay well under.
  */
 static unsigned int count_tuples(const struct oracle *o)
 {
 	unsigned int i, j, n = 0;
+	struct shape *sh = calloc(oracle_entries(o) + 1, sizeof(*sh));
 
 	for (i = 0; i < o->n; i++) {
-		const struct tm_rule *a = &o->r[i];
+		const struct tm_rule *r = &o->r[i];
+		const struct oset *os = &o->s[i];
+		unsigned int ns = os->nsrc ?: 1, nd = os->ndst ?: 1;
+		unsigned int nsp = os->nsport ?: 1, ndp = os->ndport ?: 1;
+		unsigned int np = os->nproto ?: 1;
 
-		for (j = 0; j < i; j++) {
-			const struct tm_rule *b = &o->r[j];
+		for (j = 0; j < ns * nd * nsp * ndp * np; j++) {
+			unsigned int a = j % ns, b = j / ns % nd;
+			unsigned int c = j / ns / nd % nsp;
+			unsigned int d = j / ns / nd / nsp % ndp;
+			struct shape x = {
+				.slen = os->nsrc ? os->src[a].len : r->src_len,
+				.dlen = os->ndst ? os->dst[b].len : r->dst_len,
+				.sp = os->nsport ?
+				      os->sport[c].lo == os->sport[c].hi :
+				      r->sport_lo == r->sport_hi,
+				.dp = os->ndport ?
+				      os->dport[d].lo == os->dport[d].hi :
+				      r->dport_lo == r->dport_hi,
+				.any = os->nproto ? 0 : r->proto_any,
+			};
 
-			bool sp = a->sport_lo == a->sport_hi;
-			bool dp = a->dport_lo == a->dport_hi;
-			bool bsp = b->sport_lo == b->sport_hi;
-			bool bdp = b->dport_lo == b->dport_hi;
-
-			if (a->src_len == b->src_len &&
-			    a->dst_len == b->dst_len && sp == bsp && dp == bdp &&
-			    a->proto_any == b->proto_any)
-				break;
+			shape_add(sh, &n, x);
 		}
-		n += j == i;
 	}
+	free(sh);
 	return n;
 }
 
@@ -722,9 +964,10 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 		if (i % 250000 == 200000)
 			c.max_rules /= 4;
 	}
-	check(!c.errors, "%s %s%s differential: %lu ops (%lu ins, %lu del, %lu repl)",
+	check(!c.errors && c.set_rules,
+	      "%s %s%s differential: %lu ops (%lu ins, %lu del, %lu repl, %lu set rules)",
 	      en, fam, family == TM_AF_INET6 ? " private" : "", c.ops,
-	      c.inserts, c.deletes, c.replaces);
+	      c.inserts, c.deletes, c.replaces, c.set_rules);
 	check(!c.mismatches, "%s %s differential: %lu lookups, %lu mismatches",
 	      en, fam, c.lookups, c.mismatches);
 	check(!verify_fail && !tm_cls_verify(cls, &why),
@@ -735,10 +978,11 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 	      en, fam, o.n, bad, shadowed);
 	tm_cls_stats(cls, &st);
 	tuples = count_tuples(&o);
-	check(st.rules == o.n && st.tuples <= tuples &&
+	check(st.rules == o.n && st.entries == oracle_entries(&o) &&
+	      st.tuples <= tuples &&
 	      (engine != TM_ENGINE_TUPLEMERGE || st.tuples <= tuples / 4),
-	      "%s %s stats: %u rules, %u exact tuples, %u tuples, chain %u, %u splits, %llu B",
-	      en, fam, st.rules, tuples, st.tuples, st.max_chain, st.splits,
+	      "%s %s stats: %u rules, %u entries, %u exact tuples, %u tuples, chain %u, %u splits, %llu B",
+	      en, fam, st.rules, st.entries, tuples, st.tuples, st.max_chain, st.splits,
 	      (unsigned long long)st.bytes);
 	tm_cls_destroy(cls);
 	oracle_free(&o);
@@ -753,10 +997,13 @@ static void test_nomem(u8 engine, u8 family, u64 seed)
 	struct rng g = { .s = seed * 3 + 5 + engine + family };
 	struct tm_cls *cls = new_cls(engine);
 	unsigned long i, nomem = 0, wrong = 0, del_fail = 0;
+	struct tm_rule_set set;
 	struct tm_stats st;
 	struct oracle o;
 	struct tm_rule r;
+	struct oset os;
 	struct tm_key k;
+	const char *why;
 	int err;
 
 	tm_cls_set_private(cls, family == TM_AF_INET6);
@@ -768,23 +1015,22 @@ static void test_nomem(u8 engine, u8 family, u64 seed)
 		u32 op = rng_below(&g, 10);
 
 		if (op < 5) {
-			gen_rule(&g, family, id, &r);
-			err = tm_cls_insert(cls, &r);
+			gen_rule_set(&g, family, id, &r, &os);
+			err = tm_cls_insert_set(cls, &r, oset_core(&os, &set));
 			if (!err)
-				oracle_insert(&o, &r);
+				oracle_insert_set(&o, &r, &os);
 		} else if (op < 7) {
 			err = tm_cls_delete(cls, id);
 			del_fail += err && err != -ENOENT;
 			if (!err)
 				oracle_delete(&o, id);
 		} else if (op < 8) {
-			gen_rule(&g, family, id, &r);
-			err = tm_cls_replace(cls, &r);
+			gen_rule_set(&g, family, id, &r, &os);
+			err = tm_cls_replace_set(cls, &r, oset_core(&os, &set));
 			if (!err)
-				oracle_replace(&o, &r);
+				oracle_replace_set(&o, &r, &os);
 		} else {
-			gen_key(&g, family, o.n && rng_below(&g, 4) ?
-				&o.r[rng_below(&g, o.n)] : NULL, &k);
+			key_near(&g, family, &o, &k);
 			wrong += !agree(&c, cls, &o, &k);
 			continue;
 		}
@@ -792,12 +1038,14 @@ static void test_nomem(u8 engine, u8 family, u64 seed)
 	}
 	tm_alloc_fail_every = 0;
 	for (i = 0; i < 5000; i++) {
-		gen_key(&g, family, o.n && rng_below(&g, 4) ?
-			&o.r[rng_below(&g, o.n)] : NULL, &k);
+		key_near(&g, family, &o, &k);
 		wrong += !agree(&c, cls, &o, &k);
 	}
 	tm_cls_stats(cls, &st);
-	check(nomem && !del_fail && !wrong && st.rules == o.n,
+	check(!tm_cls_verify(cls, &why), "%s %s nomem: invariants hold",
+	      en, fam);
+	check(nomem && !del_fail && !wrong && st.rules == o.n &&
+	      st.entries == oracle_entries(&o),
 	      "%s %s nomem: %lu allocs failed, %lu changes refused, %lu deletes failed, %lu wrong",
 	      en, fam, tm_alloc_failed, nomem, del_fail, wrong);
 	tm_cls_destroy(cls);
