@@ -208,7 +208,8 @@ void tm_txn_follow_add(struct tm_shadow *sh, struct tm_krule *kr,
 	if (sh->flushed) {
 		list_add_tail(&kr->txn_node, &sh->dead);
 	} else if (tm_rule_find(&sh->rules, kr->id, NULL) ||
-		   sh->rules.nrules >= sh->table->max_rules ||
+		   !tm_rules_room(sh->table, &sh->rules,
+				  tm_krule_entries(kr), 0) ||
 		   tm_ruleset_insert(&sh->rules, kr, cfg)) {
 		tm_txn_spoil(sh->txn);
 	}

@@ -101,6 +101,7 @@ static inline u8 tm_family_of_fams(u8 fams)
  * @action: enum tm_action
  * @reject: enum tm_reject
  * @svc: TM_ACT_LB service, holding a reference
+ * @set: the rule's sets as given, or NULL; allocated with the tm_krule
  * @fams: TM_FAMS_*
  * @txn_new: created by an open transaction, never published
  */
@@ -113,6 +114,7 @@ struct tm_krule {
 	u32 id;
 	u32 mark;
 	struct tm_lb_svc *svc;
+	const struct tm_rule_set *set;
 	u8 action;
 	u8 reject;
 	u8 fams;
@@ -131,17 +133,20 @@ struct tm_rule_cfg {
 	struct tm_lb_svc *svc;	/* TM_ACT_LB, resolved under tm_net.lock */
 	u64 cookie;
 	const char *comment;	/* NULL: none */
+	const struct tm_rule_set *set;	/* NULL: none; the request's */
 };
 
 /**
  * struct tm_ruleset - the rules of a table, or a transaction's copy of them
  * @cls: the classifier holding them
  * @nrules: user rules
+ * @nentries: their entries (a set rule's cross product), for max-rules
  * @max_id: highest id ever used, for assigned ids
  */
 struct tm_ruleset {
 	struct tm_cls *cls;
 	u32 nrules;
+	u32 nentries;
 	u32 max_id;
 };
 
@@ -263,6 +268,9 @@ int tm_rules_for_each(const struct tm_ruleset *rs,
 		      int (*fn)(struct tm_krule *kr, const struct tm_rule *r,
 				void *arg), void *arg);
 int tm_rules_ids(const struct tm_ruleset *rs, u32 **ids, u32 *n);
+u32 tm_krule_entries(const struct tm_krule *kr);
+bool tm_rules_room(const struct tm_table *t, const struct tm_ruleset *rs,
+		   u32 entries, u32 leaving);
 struct tm_cls *tm_rules_cls_new(const struct tm_table *t);
 int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
 		  const struct tm_ruleset *src);

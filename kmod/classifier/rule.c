@@ -28,12 +28,70 @@ u32 tm_rule_cls_id(u32 id, u8 family)
 	return id << 1 | (family == TM_AF_INET6);
 }
 
-/* One allocation: the tm_krule, then its comment. */
+/* Bytes of the copy of the sets @s: the struct, then the values. */
+static size_t tm_set_bytes(const struct tm_rule_set *s)
+{
+	if (!s)
+		return 0;
+	return sizeof(*s) + (s->nsrc + s->ndst) * sizeof(*s->src) +
+	       (s->nsport + s->ndport) * sizeof(*s->sport) + s->nproto;
+}
+
+/* Copy @len bytes of @src to *@p, step past them; NULL for none. */
+static void *tm_set_take(char **p, const void *src, size_t len)
+{
+	void *dst = *p;
+
+	if (!len)
+		return NULL;
+	memcpy(dst, src, len);
+	*p += len;
+	return dst;
+}
+
+/* Copy @s into @buf, tm_set_bytes(@s) long. */
+static const struct tm_rule_set *tm_set_copy(void *buf,
+					     const struct tm_rule_set *s)
+{
+	struct tm_rule_set *c = buf;
+	char *p = (char *)(c + 1);
+
+	*c = *s;
+	c->src = tm_set_take(&p, s->src, s->nsrc * sizeof(*s->src));
+	c->dst = tm_set_take(&p, s->dst, s->ndst * sizeof(*s->dst));
+	c->sport = tm_set_take(&p, s->sport, s->nsport * sizeof(*s->sport));
+	c->dport = tm_set_take(&p, s->dport, s->ndport * sizeof(*s->dport));
+	c->proto = tm_set_take(&p, s->proto, s->nproto);
+	return c;
+}
+
+/* Classifier entries of a rule of each family it covers. */
+u32 tm_krule_entries(const struct tm_krule *kr)
+{
+	return tm_rule_set_entries(kr->set);
+}
+
+/*
+ * Room in @rs for @entries more entries once @leaving are gone: the
+ * table's max-rules counts every entry of a set rule, once per rule
+ * whatever families it covers.
+ */
+bool tm_rules_room(const struct tm_table *t, const struct tm_ruleset *rs,
+		   u32 entries, u32 leaving)
+{
+	u32 used = rs->nentries - leaving;
+
+	return used < t->max_rules && entries <= t->max_rules - used;
+}
+
+/* One allocation: the tm_krule, its sets, then its comment. */
 static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
 				     struct tm_cnt *cnt)
 {
 	size_t clen = cfg->comment ? strlen(cfg->comment) + 1 : 0;
-	struct tm_krule *kr = kzalloc(sizeof(*kr) + clen, GFP_KERNEL_ACCOUNT);
+	size_t slen = ALIGN(tm_set_bytes(cfg->set), sizeof(void *));
+	struct tm_krule *kr = kzalloc(sizeof(*kr) + slen + clen,
+				      GFP_KERNEL_ACCOUNT);
 
 	if (!kr)
 		return NULL;
@@ -46,8 +104,11 @@ static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
 			return NULL;
 		}
 	}
+	if (cfg->set)
+		kr->set = tm_set_copy(kr + 1, cfg->set);
 	if (clen)
-		kr->comment = memcpy(kr + 1, cfg->comment, clen);
+		kr->comment = memcpy((char *)(kr + 1) + slen, cfg->comment,
+				     clen);
 	kr->cnt = cnt;
 	INIT_LIST_HEAD(&kr->txn_node);
 	kr->cookie = cfg->cookie;
@@ -144,7 +205,7 @@ int tm_ruleset_insert(struct tm_ruleset *rs, struct tm_krule *kr,
 		if (!(kr->fams & BIT(i)))
 			continue;
 		tm_rule_instance(&r, cfg, kr->id, tm_fam_af[i], kr);
-		err = tm_cls_insert(rs->cls, &r);
+		err = tm_cls_insert_set(rs->cls, &r, kr->set);
 		if (err) {
 			/* Only the IPv6 half of an inet rule can fail second. */
 			if (i && (kr->fams & TM_FAMS_V4))
@@ -154,6 +215,7 @@ int tm_ruleset_insert(struct tm_ruleset *rs, struct tm_krule *kr,
 		}
 	}
 	rs->nrules++;
+	rs->nentries += tm_krule_entries(kr);
 	rs->max_id = max(rs->max_id, kr->id);
 	return 0;
 }
@@ -168,6 +230,7 @@ void tm_ruleset_remove(struct tm_ruleset *rs, const struct tm_krule *kr)
 				      tm_rule_cls_id(kr->id, tm_fam_af[i]));
 	}
 	rs->nrules--;
+	rs->nentries -= tm_krule_entries(kr);
 }
 
 /*
@@ -191,9 +254,9 @@ int tm_ruleset_replace(struct tm_ruleset *rs, const struct tm_krule *old,
 		orig = tm_cls_find(rs->cls, r.id);
 		if (orig) {
 			undo[i] = *orig;
-			err = tm_cls_replace(rs->cls, &r);
+			err = tm_cls_replace_set(rs->cls, &r, kr->set);
 		} else {
-			err = tm_cls_insert(rs->cls, &r);
+			err = tm_cls_insert_set(rs->cls, &r, kr->set);
 		}
 		if (err)
 			break;
@@ -208,7 +271,8 @@ int tm_ruleset_replace(struct tm_ruleset *rs, const struct tm_krule *old,
 				tm_cls_delete(rs->cls,
 					      tm_rule_cls_id(kr->id,
 							     tm_fam_af[i]));
-			else if (tm_cls_replace(rs->cls, &undo[i]))
+			else if (tm_cls_replace_set(rs->cls, &undo[i],
+						    old->set))
 				WARN_ONCE(1, "tuplemerge: rule %u half replaced\n",
 					  kr->id);
 		}
@@ -219,6 +283,7 @@ int tm_ruleset_replace(struct tm_ruleset *rs, const struct tm_krule *old,
 			tm_cls_delete(rs->cls,
 				      tm_rule_cls_id(kr->id, tm_fam_af[i]));
 	}
+	rs->nentries += tm_krule_entries(kr) - tm_krule_entries(old);
 	return 0;
 }
 
@@ -243,8 +308,9 @@ int tm_rule_add(const struct tm_target *tg, struct tm_rule_cfg *cfg,
 		NL_SET_ERR_MSG(extack, "Rule id already in use in this table");
 		return -EEXIST;
 	}
-	if (rs->nrules >= t->max_rules) {
-		NL_SET_ERR_MSG(extack, "Table is full (its max-rules)");
+	if (!tm_rules_room(t, rs, tm_rule_set_entries(cfg->set), 0)) {
+		NL_SET_ERR_MSG(extack,
+			       "Table is full (its max-rules, which counts each entry of a set rule)");
 		return -ENOSPC;
 	}
 	kr = tm_krule_new(cfg, cfg->id, NULL);
@@ -280,6 +346,12 @@ int tm_rule_replace(const struct tm_target *tg, const struct tm_rule_cfg *cfg,
 	if (!old) {
 		NL_SET_ERR_MSG(extack, "No rule with this id in this table");
 		return -ENOENT;
+	}
+	if (!tm_rules_room(t, rs, tm_rule_set_entries(cfg->set),
+			   tm_krule_entries(old))) {
+		NL_SET_ERR_MSG(extack,
+			       "Table is full (its max-rules, which counts each entry of a set rule)");
+		return -ENOSPC;
 	}
 	kr = tm_krule_new(cfg, cfg->id,
 			  cfg->reset_counters ? NULL : old->cnt);
@@ -426,7 +498,9 @@ struct tm_cls *tm_rules_cls_new(const struct tm_table *t)
 
 static int tm_copy_one(const struct tm_rule *r, void *arg)
 {
-	return tm_cls_insert(arg, r);
+	const struct tm_krule *kr = (const void *)(uintptr_t)r->action;
+
+	return tm_cls_insert_set(arg, r, kr->set);
 }
 
 /* A private copy of @src, sharing its tm_krules, for a transaction. */
@@ -446,6 +520,7 @@ int tm_rules_copy(const struct tm_table *t, struct tm_ruleset *dst,
 	}
 	dst->cls = cls;
 	dst->nrules = src->nrules;
+	dst->nentries = src->nentries;
 	dst->max_id = src->max_id;
 	return 0;
 }
@@ -481,6 +556,7 @@ int tm_rules_flush(const struct tm_target *tg)
 		rcu_assign_pointer(t->cls, cls);
 	rs->cls = cls;
 	rs->nrules = 0;
+	rs->nentries = 0;
 	/* After the new classifier is published: frees wait for readers. */
 	tm_cls_for_each(old, tm_each_one,
 			&(struct tm_each){ .cls = old, .fn = tm_drop_one,

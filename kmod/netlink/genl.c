@@ -63,15 +63,16 @@ int tm_put_counters(struct sk_buff *skb, const u8 *attrs, const u64 *c,
 /**
  * tm_genl_event_new() - a message for an event of @net's events group
  * @net: the namespace
+ * @size: its payload, at most
  *
  * Return: an empty message, or NULL when nobody listens or without memory
  * (an event is never worth failing the change it announces).
  */
-struct sk_buff *tm_genl_event_new(struct net *net)
+struct sk_buff *tm_genl_event_new(struct net *net, size_t size)
 {
 	if (!genl_has_listeners(&tm_genl_family, net, TM_MCGRP_EVENTS))
 		return NULL;
-	return genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	return genlmsg_new(size, GFP_KERNEL);
 }
 
 /**
@@ -139,6 +140,23 @@ static const struct nla_policy tm_table_del_policy[TM_A_MAX + 1] = {
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
+/* A value of a set: the attributes of its field (rule_nl.c checks which). */
+static const struct nla_policy tm_rule_value_policy[TM_A_MAX + 1] = {
+	[TM_A_RULE_SRC] = { .type = NLA_BINARY, .len = 16 },
+	[TM_A_RULE_SRC_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[TM_A_RULE_DST] = { .type = NLA_BINARY, .len = 16 },
+	[TM_A_RULE_DST_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[TM_A_RULE_SPORT_MIN] = { .type = NLA_U16 },
+	[TM_A_RULE_SPORT_MAX] = { .type = NLA_U16 },
+	[TM_A_RULE_DPORT_MIN] = { .type = NLA_U16 },
+	[TM_A_RULE_DPORT_MAX] = { .type = NLA_U16 },
+	[TM_A_RULE_PROTO] = { .type = NLA_U8 },
+};
+
+static const struct nla_policy tm_rule_set_policy[TM_A_MAX + 1] = {
+	[TM_A_RULE_SET_ELEM] = NLA_POLICY_NESTED(tm_rule_value_policy),
+};
+
 static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 	TM_POLICY_NAME,
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
@@ -178,6 +196,11 @@ static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 	[TM_A_RULE_META_MARK_MASK] = NLA_POLICY_MIN(NLA_U32, 1),
 	[TM_A_RULE_DSCP] = NLA_POLICY_MIN(NLA_U64, 1),
 	[TM_A_RULE_FRAGMENT] = NLA_POLICY_RANGE(NLA_U8, 1, TM_FRAGMENT_SET),
+	[TM_A_RULE_SRC_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
+	[TM_A_RULE_DST_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
+	[TM_A_RULE_SPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
+	[TM_A_RULE_DPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
+	[TM_A_RULE_PROTO_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
 };
 
 static const struct nla_policy tm_rule_del_policy[TM_A_MAX + 1] = {

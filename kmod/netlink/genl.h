@@ -46,7 +46,7 @@ static inline struct tm_table *tm_nl_info_table(const struct genl_info *info)
 extern struct genl_family tm_genl_family;
 int __init tm_genl_init(void);
 void tm_genl_exit(void);
-struct sk_buff *tm_genl_event_new(struct net *net);
+struct sk_buff *tm_genl_event_new(struct net *net, size_t size);
 void tm_genl_event_send(struct net *net, struct sk_buff *skb, int err);
 int tm_put_generation(struct sk_buff *skb, u64 generation);
 int tm_put_counters(struct sk_buff *skb, const u8 *attrs, const u64 *c,

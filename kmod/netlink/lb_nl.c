@@ -111,7 +111,7 @@ nospace:
 void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
 		  const struct tm_lb_backend *b, u8 cmd, u64 generation)
 {
-	struct sk_buff *skb = tm_genl_event_new(net);
+	struct sk_buff *skb = tm_genl_event_new(net, NLMSG_GOODSIZE);
 	int err;
 
 	if (!skb)

@@ -186,6 +186,213 @@ static int tm_nl_stateful(struct genl_info *info, struct tm_rule *r)
 }
 
 /*
+ * Room for a rule message: a rule's own attributes fit NLMSG_GOODSIZE, its
+ * sets take at most 32 bytes a value (an IPv6 prefix: the element's nest,
+ * the address and the length) and a nest each.
+ */
+#define TM_SET_VALUE_MSG	32
+#define TM_RULE_MSG_SIZE	(NLMSG_GOODSIZE + 5 * NLA_HDRLEN + \
+				 TM_SET_VALUES_MAX * TM_SET_VALUE_MSG)
+
+static size_t tm_rule_msg_size(const struct tm_rule_set *s)
+{
+	if (!s)
+		return NLMSG_GOODSIZE;
+	return NLMSG_GOODSIZE + 5 * NLA_HDRLEN +
+	       (s->nsrc + s->ndst + s->nsport + s->ndport + s->nproto) *
+	       TM_SET_VALUE_MSG;
+}
+
+/* The set attribute of each field, and the attributes of its values. */
+static const struct {
+	u16 set, a, b;		/* b: a prefix's length, a range's max */
+} tm_set_attrs[] = {
+	{ TM_A_RULE_SRC_SET, TM_A_RULE_SRC, TM_A_RULE_SRC_LEN },
+	{ TM_A_RULE_DST_SET, TM_A_RULE_DST, TM_A_RULE_DST_LEN },
+	{ TM_A_RULE_SPORT_SET, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX },
+	{ TM_A_RULE_DPORT_SET, TM_A_RULE_DPORT_MIN, TM_A_RULE_DPORT_MAX },
+	{ TM_A_RULE_PROTO_SET, TM_A_RULE_PROTO, TM_A_RULE_PROTO },
+};
+
+/*
+ * One value of set @k (an index of tm_set_attrs) from the element @e, into
+ * slot @i of @s's arrays.  The policy checked each attribute's type.
+ */
+static int tm_nl_set_value(const struct nlattr *e, unsigned int k,
+			   struct tm_rule_set *s, u16 i, u8 *af,
+			   struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a = NULL, *b = NULL, *x;
+	struct tm_set_prefix *p;
+	struct tm_set_range *r;
+	u8 vaf;
+	int rem, err;
+
+	nla_for_each_nested(x, e, rem) {
+		if (nla_type(x) == tm_set_attrs[k].a) {
+			a = x;
+		} else if (nla_type(x) == tm_set_attrs[k].b) {
+			b = x;
+		} else {
+			NL_SET_ERR_MSG_ATTR(extack, x,
+					    "Attribute of another field in a set's value");
+			return -EINVAL;
+		}
+	}
+	switch (tm_set_attrs[k].set) {
+	case TM_A_RULE_SRC_SET:
+	case TM_A_RULE_DST_SET:
+		if (!a) {
+			NL_SET_ERR_MSG_ATTR(extack, e,
+					    "A value of an address set needs its address");
+			return -EINVAL;
+		}
+		p = (struct tm_set_prefix *)(k ? s->dst : s->src) + i;
+		err = tm_nl_addr(a, &p->addr, &vaf, extack);
+		if (err)
+			return err;
+		if (*af && vaf != *af) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "Addresses of different families in a rule's sets");
+			return -EINVAL;
+		}
+		*af = vaf;
+		p->len = b ? nla_get_u8(b) : (vaf == TM_AF_INET ? 32 : 128);
+		return 0;
+	case TM_A_RULE_SPORT_SET:
+	case TM_A_RULE_DPORT_SET:
+		r = (struct tm_set_range *)(k == 2 ? s->sport : s->dport) + i;
+		r->lo = a ? nla_get_u16(a) : b ? nla_get_u16(b) : 0;
+		r->hi = b ? nla_get_u16(b) : a ? nla_get_u16(a) : 65535;
+		return 0;
+	default:
+		if (!a) {
+			NL_SET_ERR_MSG_ATTR(extack, e,
+					    "A value of a protocol set needs its protocol");
+			return -EINVAL;
+		}
+		((u8 *)s->proto)[i] = nla_get_u8(a);
+		return 0;
+	}
+}
+
+/*
+ * The sets of the request, in one allocation that cfg->set points to (the
+ * caller frees it, tm_krule_new() copies it); *@af: their addresses'
+ * family, 0 without any.
+ */
+static int tm_nl_sets(struct genl_info *info, struct tm_rule_cfg *cfg,
+		      u8 *af)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	u16 n[ARRAY_SIZE(tm_set_attrs)] = {}, total = 0, i;
+	const struct nlattr *set, *e;
+	struct tm_rule_set *s;
+	unsigned int k;
+	int rem, err;
+	char *p;
+
+	*af = 0;
+	for (k = 0; k < ARRAY_SIZE(tm_set_attrs); k++) {
+		set = info->attrs[tm_set_attrs[k].set];
+		if (!set)
+			continue;
+		if (info->attrs[tm_set_attrs[k].a] ||
+		    info->attrs[tm_set_attrs[k].b]) {
+			NL_SET_ERR_MSG_ATTR(extack, set,
+					    "A field given both as a set and as a value");
+			return -EINVAL;
+		}
+		nla_for_each_nested(e, set, rem) {
+			if (nla_type(e) != TM_A_RULE_SET_ELEM) {
+				NL_SET_ERR_MSG_ATTR(extack, e,
+						    "A set holds set values only");
+				return -EINVAL;
+			}
+			if (++total > TM_SET_VALUES_MAX) {
+				NL_SET_ERR_MSG_ATTR(extack, set,
+						    "More than 512 values in a rule's sets");
+				return -E2BIG;
+			}
+			n[k]++;
+		}
+		if (!n[k]) {
+			NL_SET_ERR_MSG_ATTR(extack, set, "An empty set");
+			return -EINVAL;
+		}
+	}
+	if (!total)
+		return 0;
+	BUILD_BUG_ON(TM_SET_VALUES_MAX != 512);
+	s = kzalloc(sizeof(*s) + (n[0] + n[1]) * sizeof(*s->src) +
+		    (n[2] + n[3]) * sizeof(*s->sport) + n[4],
+		    GFP_KERNEL_ACCOUNT);
+	if (!s)
+		return -ENOMEM;
+	p = (char *)(s + 1);
+	s->nsrc = n[0];
+	s->src = (void *)p;
+	p += n[0] * sizeof(*s->src);
+	s->ndst = n[1];
+	s->dst = (void *)p;
+	p += n[1] * sizeof(*s->dst);
+	s->nsport = n[2];
+	s->sport = (void *)p;
+	p += n[2] * sizeof(*s->sport);
+	s->ndport = n[3];
+	s->dport = (void *)p;
+	p += n[3] * sizeof(*s->dport);
+	s->nproto = n[4];
+	s->proto = (void *)p;
+	cfg->set = s;
+	for (k = 0; k < ARRAY_SIZE(tm_set_attrs); k++) {
+		set = info->attrs[tm_set_attrs[k].set];
+		if (!set)
+			continue;
+		i = 0;
+		nla_for_each_nested(e, set, rem) {
+			err = tm_nl_set_value(e, k, s, i++, af, extack);
+			if (err)
+				return err;
+		}
+	}
+	/* A protocol set: the checks below see a protocol, not any. */
+	if (s->nproto) {
+		cfg->r.proto_any = 0;
+		cfg->r.proto = s->proto[0];
+	}
+	return 0;
+}
+
+/* A protocol of the rule (of its set, if it has one) is @proto. */
+static bool tm_cfg_has_proto(const struct tm_rule_cfg *cfg, u8 proto)
+{
+	u16 i;
+
+	if (cfg->set && cfg->set->nproto) {
+		for (i = 0; i < cfg->set->nproto; i++)
+			if (cfg->set->proto[i] == proto)
+				return true;
+		return false;
+	}
+	return !cfg->r.proto_any && cfg->r.proto == proto;
+}
+
+/* Every protocol of the rule is @proto. */
+static bool tm_cfg_only_proto(const struct tm_rule_cfg *cfg, u8 proto)
+{
+	u16 i;
+
+	if (cfg->set && cfg->set->nproto) {
+		for (i = 0; i < cfg->set->nproto; i++)
+			if (cfg->set->proto[i] != proto)
+				return false;
+		return true;
+	}
+	return !cfg->r.proto_any && cfg->r.proto == proto;
+}
+
+/*
  * A rule from the request's attributes (TM_CMD_RULE_NEW/SET): what each
  * attribute alone can say is wrong (an address of neither 4 nor 16 bytes,
  * a prefix length without an address).  Everything else is
@@ -195,7 +402,7 @@ static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
 			    u8 *af)
 {
 	struct nlattr **a = info->attrs;
-	u8 saf, daf;
+	u8 saf, daf, setaf;
 	int err;
 
 	memset(cfg, 0, sizeof(*cfg));
@@ -216,14 +423,23 @@ static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
 		return -EINVAL;
 	}
 	*af = saf ?: daf;
-	tm_nl_ports(info, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
-		    &cfg->r.sport_lo, &cfg->r.sport_hi);
-	tm_nl_ports(info, TM_A_RULE_DPORT_MIN, TM_A_RULE_DPORT_MAX,
-		    &cfg->r.dport_lo, &cfg->r.dport_hi);
 	if (a[TM_A_RULE_PROTO])
 		cfg->r.proto = nla_get_u8(a[TM_A_RULE_PROTO]);
 	else
 		cfg->r.proto_any = 1;
+	err = tm_nl_sets(info, cfg, &setaf);
+	if (err)
+		return err;
+	if (*af && setaf && setaf != *af) {
+		NL_SET_ERR_MSG(info->extack,
+			       "Addresses of different families in a rule and its sets");
+		return -EINVAL;
+	}
+	*af = *af ?: setaf;
+	tm_nl_ports(info, TM_A_RULE_SPORT_MIN, TM_A_RULE_SPORT_MAX,
+		    &cfg->r.sport_lo, &cfg->r.sport_hi);
+	tm_nl_ports(info, TM_A_RULE_DPORT_MIN, TM_A_RULE_DPORT_MAX,
+		    &cfg->r.dport_lo, &cfg->r.dport_hi);
 	if (a[TM_A_RULE_IIF])
 		cfg->r.iif = nla_get_u32(a[TM_A_RULE_IIF]);
 	if (a[TM_A_RULE_OIF])
@@ -259,7 +475,27 @@ static const u16 tm_rule_part_attr[] = {
 	[TM_RP_CT] = TM_A_RULE_CT_STATE,
 	[TM_RP_FRAG] = TM_A_RULE_FRAGMENT,
 	[TM_RP_TCP_FLAGS] = TM_A_RULE_TCP_FLAGS_MASK,
+	[TM_RP_SETS] = TM_A_UNSPEC,
 };
+
+/* The attribute of the part of @cfg the core refused: its set if any. */
+static int tm_rule_fault_attr(const struct tm_rule_cfg *cfg,
+			      enum tm_rule_part part)
+{
+	const struct tm_rule_set *s = cfg->set;
+
+	if (s && s->nsrc && (part == TM_RP_SRC || part == TM_RP_SRC_LEN))
+		return TM_A_RULE_SRC_SET;
+	if (s && s->ndst && (part == TM_RP_DST || part == TM_RP_DST_LEN))
+		return TM_A_RULE_DST_SET;
+	if (s && s->nsport && part == TM_RP_SPORT)
+		return TM_A_RULE_SPORT_SET;
+	if (s && s->ndport && part == TM_RP_DPORT)
+		return TM_A_RULE_DPORT_SET;
+	if (s && s->nproto && part == TM_RP_PROTO)
+		return TM_A_RULE_PROTO_SET;
+	return tm_rule_part_attr[part];
+}
 
 /*
  * The one validation of a parsed rule of table @t: its family from its
@@ -306,12 +542,13 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 		return -EINVAL;
 	}
 	cfg->r.family = cfg->fams & TM_FAMS_V4 ? TM_AF_INET : TM_AF_INET6;
-	err = tm_rule_check(&cfg->r, &fault);
+	/* Both families' entries differ only in it: one check for both. */
+	err = tm_rule_set_check(&cfg->r, cfg->set, &fault);
 	if (err) {
 		/* A string literal of the core, as NL_SET_ERR_MSG() keeps. */
 		if (extack)
 			extack->_msg = fault.why;
-		NL_SET_BAD_ATTR(extack, a[tm_rule_part_attr[fault.part]]);
+		NL_SET_BAD_ATTR(extack, a[tm_rule_fault_attr(cfg, fault.part)]);
 		return err;
 	}
 
@@ -320,19 +557,20 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 				    "The table's hook runs before conntrack (priority -200): no state yet");
 		return -EINVAL;
 	}
-	if (!cfg->r.proto_any &&
-	    (cfg->r.proto == IPPROTO_ICMP || cfg->r.proto == IPPROTO_ICMPV6) &&
+	if ((tm_cfg_has_proto(cfg, IPPROTO_ICMP) ||
+	     tm_cfg_has_proto(cfg, IPPROTO_ICMPV6)) &&
 	    (a[TM_A_RULE_SPORT_MIN] || a[TM_A_RULE_SPORT_MAX] ||
-	     a[TM_A_RULE_DPORT_MIN] || a[TM_A_RULE_DPORT_MAX])) {
+	     a[TM_A_RULE_DPORT_MIN] || a[TM_A_RULE_DPORT_MAX] ||
+	     a[TM_A_RULE_SPORT_SET] || a[TM_A_RULE_DPORT_SET])) {
 		NL_SET_ERR_MSG(extack,
 			       "ICMP has no ports: use the ICMP type and code");
 		return -EINVAL;
 	}
 	if (tm_nl_has_icmp(a) &&
-	    !(cfg->fams == TM_FAMS_V4 && !cfg->r.proto_any &&
-	      cfg->r.proto == IPPROTO_ICMP) &&
-	    !(cfg->fams == TM_FAMS_V6 && !cfg->r.proto_any &&
-	      cfg->r.proto == IPPROTO_ICMPV6)) {
+	    !(cfg->fams == TM_FAMS_V4 &&
+	      tm_cfg_only_proto(cfg, IPPROTO_ICMP)) &&
+	    !(cfg->fams == TM_FAMS_V6 &&
+	      tm_cfg_only_proto(cfg, IPPROTO_ICMPV6))) {
 		NL_SET_ERR_MSG(extack,
 			       "ICMP type and code need protocol icmp in an IPv4 rule or icmpv6 in an IPv6 one");
 		return -EINVAL;
@@ -362,7 +600,7 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 			return -EINVAL;
 		}
 		if (cfg->reject == TM_REJECT_TCP_RESET &&
-		    (cfg->r.proto_any || cfg->r.proto != IPPROTO_TCP)) {
+		    !tm_cfg_only_proto(cfg, IPPROTO_TCP)) {
 			NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_REJECT],
 					    "A TCP reset needs a rule for protocol tcp");
 			return -EINVAL;
@@ -449,9 +687,64 @@ static int tm_put_stateful(struct sk_buff *skb, const struct tm_rule *r)
 		nla_put_u8(skb, TM_A_RULE_FRAGMENT, r->frag_set));
 }
 
+/* Value @i of set @k (an index of tm_set_attrs) of @s, in family @af. */
+static int tm_put_set_value(struct sk_buff *skb, const struct tm_rule_set *s,
+			    unsigned int k, u16 i, u8 af)
+{
+	const struct tm_set_prefix *p;
+	const struct tm_set_range *r;
+
+	switch (k) {
+	case 0:
+	case 1:
+		p = (k ? s->dst : s->src) + i;
+		return tm_put_addr(skb, tm_set_attrs[k].a, &p->addr, af) ||
+		       nla_put_u8(skb, tm_set_attrs[k].b, p->len);
+	case 2:
+	case 3:
+		r = (k == 2 ? s->sport : s->dport) + i;
+		return nla_put_u16(skb, tm_set_attrs[k].a, r->lo) ||
+		       nla_put_u16(skb, tm_set_attrs[k].b, r->hi);
+	default:
+		return nla_put_u8(skb, TM_A_RULE_PROTO, s->proto[i]);
+	}
+}
+
+/* The sets of a rule, in the order and with the values given. */
+static int tm_put_sets(struct sk_buff *skb, const struct tm_rule_set *s,
+		       u8 af)
+{
+	const u16 n[] = { s->nsrc, s->ndst, s->nsport, s->ndport, s->nproto };
+	struct nlattr *set, *e;
+	unsigned int k;
+	u16 i;
+
+	for (k = 0; k < ARRAY_SIZE(n); k++) {
+		if (!n[k])
+			continue;
+		set = nla_nest_start(skb, tm_set_attrs[k].set);
+		if (!set)
+			return -EMSGSIZE;
+		for (i = 0; i < n[k]; i++) {
+			e = nla_nest_start(skb, TM_A_RULE_SET_ELEM);
+			if (!e || tm_put_set_value(skb, s, k, i, af))
+				return -EMSGSIZE;
+			nla_nest_end(skb, e);
+		}
+		nla_nest_end(skb, set);
+	}
+	return 0;
+}
+
+/*
+ * A rule: @r is the classifier's (of a set rule, one of its entries: the
+ * fields of its sets come from kr->set).
+ */
 static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
 		       const struct tm_rule *r, bool counters)
 {
+	static const struct tm_rule_set none;
+	const struct tm_rule_set *s = kr->set ?: &none;
 	u64 packets, bytes;
 
 	if (nla_put_u32(skb, TM_A_RULE_ID, kr->id) ||
@@ -459,18 +752,20 @@ static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
 	    nla_put_u8(skb, TM_A_RULE_FAMILY, tm_family_of_fams(kr->fams)) ||
 	    nla_put_u8(skb, TM_A_RULE_ACTION, kr->action))
 		return -EMSGSIZE;
-	if (r->src_len &&
+	if (r->src_len && !s->nsrc &&
 	    (tm_put_addr(skb, TM_A_RULE_SRC, &r->src, r->family) ||
 	     nla_put_u8(skb, TM_A_RULE_SRC_LEN, r->src_len)))
 		return -EMSGSIZE;
-	if (r->dst_len &&
+	if (r->dst_len && !s->ndst &&
 	    (tm_put_addr(skb, TM_A_RULE_DST, &r->dst, r->family) ||
 	     nla_put_u8(skb, TM_A_RULE_DST_LEN, r->dst_len)))
 		return -EMSGSIZE;
-	if (tm_put_ports(skb, r, false) || tm_put_ports(skb, r, true) ||
-	    tm_put_stateful(skb, r))
+	if ((!s->nsport && tm_put_ports(skb, r, false)) ||
+	    (!s->ndport && tm_put_ports(skb, r, true)) ||
+	    tm_put_stateful(skb, r) || tm_put_sets(skb, s, r->family))
 		return -EMSGSIZE;
-	if ((!r->proto_any && nla_put_u8(skb, TM_A_RULE_PROTO, r->proto)) ||
+	if ((!r->proto_any && !s->nproto &&
+	     nla_put_u8(skb, TM_A_RULE_PROTO, r->proto)) ||
 	    (r->iif && nla_put_u32(skb, TM_A_RULE_IIF, r->iif)) ||
 	    (r->oif && nla_put_u32(skb, TM_A_RULE_OIF, r->oif)) ||
 	    (kr->action == TM_ACT_REJECT &&
@@ -522,9 +817,11 @@ static void tm_notify_rule(struct net *net, const struct tm_table *t,
 			   const struct tm_krule *kr, const struct tm_rule *r,
 			   u8 cmd, u64 generation)
 {
-	struct sk_buff *skb = tm_genl_event_new(net);
+	struct sk_buff *skb;
 	int err;
 
+	skb = tm_genl_event_new(net, kr ? tm_rule_msg_size(kr->set) :
+					  NLMSG_GOODSIZE);
 	if (!skb)
 		return;
 	err = tm_fill_rule(skb, t, kr, r, 0, 0, 0, cmd, generation);
@@ -534,7 +831,7 @@ static void tm_notify_rule(struct net *net, const struct tm_table *t,
 void tm_nl_notify_commit(struct net *net, const struct tm_table *t, u32 ops,
 			 u64 generation)
 {
-	struct sk_buff *skb = tm_genl_event_new(net);
+	struct sk_buff *skb = tm_genl_event_new(net, NLMSG_GOODSIZE);
 	void *hdr;
 	int err;
 
@@ -593,13 +890,13 @@ static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
 	int err;
 	u8 af;
 
-	if (info->nlhdr->nlmsg_flags & NLM_F_ECHO) {
-		echo = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-		if (!echo)
-			return -ENOMEM;
-	}
 	err = tm_nl_rule_parse(info, &cfg, &af) ?:
 	      tm_nl_rule_check(info, t, &cfg, af, cmd == TM_CMD_RULE_SET);
+	if (!err && (info->nlhdr->nlmsg_flags & NLM_F_ECHO)) {
+		echo = genlmsg_new(tm_rule_msg_size(cfg.set), GFP_KERNEL);
+		if (!echo)
+			err = -ENOMEM;
+	}
 	/* Conntrack on for good once a rule of the table needs it. */
 	if (!err && cfg.r.ct_set)
 		err = tm_hook_conntrack(net, t, info->extack);
@@ -621,6 +918,7 @@ static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
 				   info->snd_seq, 0, cmd, tn->generation);
 	}
 out:
+	kfree(cfg.set);
 	if (!echo)
 		return err;
 	if (err) {
@@ -678,20 +976,18 @@ int tm_nl_rule_get(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_RULE_ID))
 		return -EINVAL;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 	kr = tm_rule_find(&t->rules, nla_get_u32(info->attrs[TM_A_RULE_ID]),
 			  &r);
 	if (!kr) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TM_A_RULE_ID],
 				    "No rule with this id in this table");
-		err = -ENOENT;
-		goto out;
+		return -ENOENT;
 	}
+	msg = genlmsg_new(tm_rule_msg_size(kr->set), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
 	err = tm_fill_rule(msg, t, kr, r, info->snd_portid, info->snd_seq, 0,
 			   TM_CMD_RULE_GET, tn->generation);
-out:
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -745,6 +1041,8 @@ int tm_nl_rule_dump_start(struct netlink_callback *cb)
 	}
 	/* A change from now on flags the dump (nl_dump_check_consistent). */
 	cb->prev_seq = (u32)tn->generation + 1;
+	/* Room for any rule in every part: one with the most set values. */
+	cb->min_dump_alloc = TM_RULE_MSG_SIZE;
 	mutex_unlock(&tn->lock);
 	return err;
 }
@@ -824,7 +1122,7 @@ int tm_nl_rule_lookup(struct sk_buff *skb, struct genl_info *info)
 	k.dscp = a[TM_A_KEY_DSCP] ? nla_get_u8(a[TM_A_KEY_DSCP]) : 0;
 	k.frag = a[TM_A_KEY_FRAGMENT] ? nla_get_u8(a[TM_A_KEY_FRAGMENT]) : 0;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(TM_RULE_MSG_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	if (!(tm_fams_of_family(t->family) & tm_fams_of_af(saf))) {

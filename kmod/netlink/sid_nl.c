@@ -69,7 +69,7 @@ nospace:
 void tm_sid_notify(struct net *net, const struct tm_sid *sid, u8 cmd,
 		   u64 generation)
 {
-	struct sk_buff *skb = tm_genl_event_new(net);
+	struct sk_buff *skb = tm_genl_event_new(net, NLMSG_GOODSIZE);
 	int err;
 
 	if (!skb)

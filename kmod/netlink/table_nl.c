@@ -61,6 +61,7 @@ static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 	    nla_put_u8(skb, TM_A_TABLE_POLICY, t->policy) ||
 	    nla_put_u8(skb, TM_A_TABLE_ENGINE, t->engine) ||
 	    nla_put_u32(skb, TM_A_TABLE_RULES, tm_table_rules(t)) ||
+	    nla_put_u32(skb, TM_A_TABLE_ENTRIES, t->rules.nentries) ||
 	    nla_put_u8(skb, TM_A_TABLE_COLLIDE, t->collide) ||
 	    nla_put_u32(skb, TM_A_TABLE_MAX_RULES, t->max_rules) ||
 	    nla_put_u32(skb, TM_A_TABLE_MAX_TUPLES, t->max_tuples) ||
@@ -80,7 +81,7 @@ static int tm_fill_table(struct sk_buff *skb, const struct tm_table *t,
 void tm_genl_notify_table(struct net *net, const struct tm_table *t, u8 cmd,
 			  u64 generation)
 {
-	struct sk_buff *skb = tm_genl_event_new(net);
+	struct sk_buff *skb = tm_genl_event_new(net, NLMSG_GOODSIZE);
 	int err;
 
 	if (!skb)

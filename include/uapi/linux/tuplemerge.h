@@ -105,6 +105,18 @@
  *	TM_A_RULE_DSCP		u64 set of DSCP values (bit N: N, 0..63).
  *	TM_A_RULE_FRAGMENT	u8 set of enum tm_fragment.
  *
+ * Sets.  TM_A_RULE_SRC_SET, TM_A_RULE_DST_SET, TM_A_RULE_SPORT_SET,
+ * TM_A_RULE_DPORT_SET and TM_A_RULE_PROTO_SET each nest one or more
+ * TM_A_RULE_SET_ELEM, a nest of the attributes of that field as a rule
+ * gives them (TM_A_RULE_SRC and TM_A_RULE_SRC_LEN; TM_A_RULE_SPORT_MIN and
+ * _MAX; TM_A_RULE_PROTO; ...), in place of the field's own attributes.  A
+ * rule with sets matches a packet when one value of every set does and
+ * its other fields do: one rule (one id, one pair of counters, reported
+ * with its sets as given) that the classifier holds as the cross product
+ * of the sets.  At most TM_SET_VALUES_MAX values in all, and at most
+ * TM_SET_ENTRIES_MAX entries in the product; the entries count against
+ * TM_A_TABLE_MAX_RULES.  A set's addresses are all of one family.
+ *
  * Of the rules matching a packet the one with the LOWEST TM_A_RULE_PRIORITY
  * (u32, default 0) wins; between equal priorities the lower id wins.  So
  * rules with default priorities and increasing ids behave as an ordered
@@ -328,7 +340,13 @@
 #define TM_COMMENT_MAX		128
 /* Highest rule id. */
 #define TM_RULE_ID_MAX		0x7fffffffu
-/* Rules per table: default and highest TM_A_TABLE_MAX_RULES. */
+/* Values of a rule's sets in all, and entries of their cross product. */
+#define TM_SET_VALUES_MAX	512
+#define TM_SET_ENTRIES_MAX	4096
+/*
+ * Rules per table: default and highest TM_A_TABLE_MAX_RULES, which counts
+ * the entries of set rules.
+ */
 #define TM_MAX_RULES_DEFAULT	(1u << 20)
 #define TM_MAX_RULES_LIMIT	(1u << 24)
 /* Hash tables per address family of a table: default, highest. */
@@ -704,6 +722,13 @@ enum tm_attr {
 	TM_A_KEY_MARK,		/* u32 */
 	TM_A_KEY_DSCP,		/* u8: 0..63 */
 	TM_A_KEY_FRAGMENT,	/* u8: enum tm_fragment */
+	TM_A_RULE_SRC_SET,	/* nest of TM_A_RULE_SET_ELEM: SRC, SRC_LEN */
+	TM_A_RULE_DST_SET,	/* nest of TM_A_RULE_SET_ELEM: DST, DST_LEN */
+	TM_A_RULE_SPORT_SET,	/* nest of TM_A_RULE_SET_ELEM: SPORT_MIN, _MAX */
+	TM_A_RULE_DPORT_SET,	/* nest of TM_A_RULE_SET_ELEM: DPORT_MIN, _MAX */
+	TM_A_RULE_PROTO_SET,	/* nest of TM_A_RULE_SET_ELEM: PROTO */
+	TM_A_RULE_SET_ELEM,	/* nest: one value of a set */
+	TM_A_TABLE_ENTRIES,	/* u32: classifier entries of the rules */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
