@@ -318,18 +318,27 @@ struct nlmsghdr *tm_nl_request(char *buf, uint8_t cmd, uint16_t flags)
 	return tm_nl_put_header(buf, tm_nl_family(), cmd, flags);
 }
 
-int tm_nl_talk(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
-	       const char *what)
+int tm_nl_call(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
+	       struct tm_nlerr *err)
 {
 	struct tm_run r;
 	int ret;
 
 	ret = tm_nl_run(nlh, cb, data, &r);
 	tm_nl_dump_intr = r.intr;
-	if (!ret)
+	*err = r.err;
+	return ret;
+}
+
+int tm_nl_talk(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
+	       const char *what)
+{
+	struct tm_nlerr err;
+
+	if (!tm_nl_call(nlh, cb, data, &err))
 		return TMCTL_OK;
 	fprintf(stderr, "tmctl: %s: ", what);
-	tm_nl_print_reason(stderr, &r.err);
+	tm_nl_print_reason(stderr, &err);
 	fputc('\n', stderr);
 	return TMCTL_EKERNEL;
 }

@@ -23,14 +23,13 @@ static const char * const tm_sid_policy_names[TM_SID_POLICY_MAX + 1] = {
 	[TM_SID_POLICY_LOAD] = "load",
 };
 
-static const char *tm_sid_policy_name(unsigned int i)
+const char *tm_sid_policy_name(unsigned int i)
 {
 	return tm_name(tm_sid_policy_names, ARRAY_SIZE(tm_sid_policy_names),
 		       i);
 }
 
-/* The policies that take a threshold N. */
-static bool tm_sid_policy_has_threshold(uint8_t policy)
+bool tm_sid_policy_has_threshold(uint8_t policy)
 {
 	return policy == TM_SID_POLICY_CONNS ||
 	       policy == TM_SID_POLICY_BACKLOG ||

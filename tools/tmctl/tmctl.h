@@ -228,6 +228,12 @@ struct tm_nlerr {
 int tm_nl_parse_error(const struct nlmsghdr *nlh, struct tm_nlerr *e);
 /* "MSG (errno text)", "errno text", with the EPERM hint. */
 void tm_nl_print_reason(FILE *f, const struct tm_nlerr *e);
+/*
+ * tm_nl_talk() that prints nothing: 0, or -1 with the kernel's refusal
+ * in @err, for a caller that handles some errors itself.
+ */
+int tm_nl_call(struct nlmsghdr *nlh, tm_msg_cb cb, void *data,
+	       struct tm_nlerr *err);
 
 /* txn.c: many requests applied as one transaction. */
 struct tm_attr_map;
@@ -451,6 +457,9 @@ struct tm_sid_req {
 	int16_t w_policy, w_threshold, w_hmac;
 };
 
+/* The name of a SID policy; whether it takes a threshold N. */
+const char *tm_sid_policy_name(unsigned int i);
+bool tm_sid_policy_has_threshold(uint8_t policy);
 /* Parse "SID ..." of a sid verb into @s. */
 int tm_sid_parse(const struct tm_words *w, enum tm_sid_verb verb,
 		 struct tm_sid_req *s);
