@@ -111,6 +111,8 @@ void tm_usage(FILE *f)
 		"  counters reset TABLE [id N]\n"
 		"  stats\n"
 		"  monitor\n"
+		"  metrics [no-rules] [output FILE]   Prometheus text format; FILE\n"
+		"                                     replaced in one step\n"
 		"  import TABLE FILE [ACTION]     ClassBench rules, one transaction\n"
 		"\n"
 		"Options:\n"
@@ -165,6 +167,7 @@ static const struct {
 	{ "sid", tm_do_sid },
 	{ "lb", tm_do_lb },
 	{ "monitor", tm_do_monitor },
+	{ "metrics", tm_do_metrics },
 	{ "import", tm_do_import },
 	{ "list", tm_do_list },
 	{ "save", tm_do_save },

@@ -3,9 +3,9 @@
  * tmctl internals: the global options (tmctl.c), the words of a command,
  * their error messages, the token parsers and names (parse.c), the netlink
  * session (nl.c), transactions (txn.c), text and JSON output (out.c), the
- * words of a rule (rule_words.c), and one handler file per object
- * (table.c, rule.c, sid.c, lb.c, stats.c, monitor.c, batch.c, import.c,
- * ruleset.c, json.c).
+ * words of a rule (rule_words.c), the Prometheus text format (prom.c),
+ * and one handler file per object (table.c, rule.c, sid.c, lb.c, stats.c,
+ * metrics.c, monitor.c, batch.c, import.c, ruleset.c, json.c).
  */
 #ifndef _TMCTL_H
 #define _TMCTL_H
@@ -542,6 +542,73 @@ void tm_lb_backend_fields(const struct nlattr **tb);
  */
 void tm_lb_service_save(const struct nlattr **tb);
 
+/*
+ * prom.c: the Prometheus text exposition format (version 0.0.4).  Samples
+ * are added in any order, each to its family; tm_prom_write() prints each
+ * family that has samples, in the order of the array given to
+ * tm_prom_new(): its "# HELP" and "# TYPE" lines, then its samples
+ * together, in the order they were added.  Label values are escaped (a
+ * backslash, a double quote and a newline) and made valid UTF-8 (U+FFFD
+ * for each byte that is not).  Keeping a series from being added twice is
+ * the caller's part.
+ */
+enum tm_prom_type {
+	TM_PROM_GAUGE,
+	TM_PROM_COUNTER,	/* its name ends in _total */
+};
+
+struct tm_prom_family {
+	const char *name;
+	enum tm_prom_type type;
+	const char *help;
+};
+
+/* A label of a sample; one with a NULL value is left out. */
+struct tm_prom_label {
+	const char *name;
+	const char *value;
+};
+
+struct tm_prom;
+
+/* @fams must outlive the result; exits when out of memory. */
+struct tm_prom *tm_prom_new(const struct tm_prom_family *fams,
+			    unsigned int n);
+void tm_prom_free(struct tm_prom *p);
+/* A label every sample has, before its own (@value NULL: none). */
+void tm_prom_const_label(struct tm_prom *p, const char *name,
+			 const char *value);
+void tm_prom_sample(struct tm_prom *p, unsigned int fam,
+		    const struct tm_prom_label *labels, unsigned int n,
+		    uint64_t value);
+/* Samples in family @fam so far. */
+size_t tm_prom_count(const struct tm_prom *p, unsigned int fam);
+/* Print every family with samples; 0, or -1 with errno on an error. */
+int tm_prom_write(const struct tm_prom *p, FILE *f);
+/* @s as the inside of a quoted label value. */
+void tm_prom_escape(FILE *f, const char *s);
+
+/*
+ * metrics.c: tmctl metrics, the namespace's tables, rules, SIDs and
+ * load-balancer services as Prometheus metrics.  The callbacks take the
+ * replies of the dumps, in this order: TM_CMD_STATS_GET, the tables, for
+ * each table tm_metrics_rules_of() then its rules, the SIDs, the
+ * services; an object met twice (a dump the kernel restarted) gives its
+ * series once.  tm_metrics_write() prints them.
+ */
+struct tm_metrics;
+
+/* @rules: the series of each rule too; @netns: a "netns" label, or NULL. */
+struct tm_metrics *tm_metrics_new(bool rules, const char *netns);
+void tm_metrics_free(struct tm_metrics *m);
+int tm_metrics_stats_cb(const struct nlmsghdr *nlh, void *m);
+int tm_metrics_table_cb(const struct nlmsghdr *nlh, void *m);
+void tm_metrics_rules_of(struct tm_metrics *m, const char *table);
+int tm_metrics_rule_cb(const struct nlmsghdr *nlh, void *m);
+int tm_metrics_sid_cb(const struct nlmsghdr *nlh, void *m);
+int tm_metrics_service_cb(const struct nlmsghdr *nlh, void *m);
+int tm_metrics_write(const struct tm_metrics *m, FILE *f);
+
 /* Object handlers: argv starts after the object name. */
 int tm_do_table(int argc, char **argv);
 int tm_do_rule(int argc, char **argv);
@@ -550,6 +617,7 @@ int tm_do_sid(int argc, char **argv);
 int tm_do_lb(int argc, char **argv);
 int tm_do_stats(int argc, char **argv);
 int tm_do_monitor(int argc, char **argv);
+int tm_do_metrics(int argc, char **argv);
 int tm_do_import(int argc, char **argv);
 int tm_do_list(int argc, char **argv);
 int tm_do_save(int argc, char **argv);
