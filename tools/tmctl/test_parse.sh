@@ -695,6 +695,22 @@ ok "table add, every option" table add t family ip6 hook forward \
 	max-tuples 64
 ok "table add, abbreviated" table add t fam ip hoo output pri 5 pol accept
 ok "stats" stats
+ok "metrics" metrics
+ok "metrics, every keyword" metrics no-rules output m.prom
+ok "metrics, abbreviated" me no o m.prom
+bad "m is still monitor" "monitor: unexpected 'x'" m x
+bad "metrics, unknown keyword" "metrics: unknown keyword 'rules'" \
+	metrics rules
+bad "metrics, output without its file" "metrics: 'output' needs a file" \
+	metrics output
+bad "metrics, output twice" "metrics: output given twice" \
+	metrics output a.prom output b.prom
+bad "metrics, an empty file name" "metrics: output file name is empty" \
+	metrics output ""
+bad "metrics -j" "metrics: Prometheus text has no JSON form: drop -j" \
+	-j metrics
+bad "metrics -s" "metrics: -s does not apply (no-rules leaves rules out)" \
+	-s metrics
 ok "list ruleset" list ruleset
 ok "list ruleset, abbreviated" li rules
 ok "save" save
