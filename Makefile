@@ -215,10 +215,11 @@ install: modules install-tools
 	depmod $(if $(DESTDIR),-b $(DESTDIR)) -a $(call release_of,$(KDIR))
 
 # tmctl, its man page and completion, the netlink spec where the
-# kernel's ynl looks for specs (/usr/share/ynl/specs), and boot
+# kernel's ynl looks for specs (/usr/share/ynl/specs), boot
 # persistence: tuplemerge.service (not enabled here: `systemctl enable
 # tuplemerge`), with the path of the tmctl installed, and the example
-# /etc/tuplemerge.conf.  A plain install never overwrites an existing
+# /etc/tuplemerge.conf, and the metrics for node_exporter:
+# tuplemerge-metrics.service and .timer (not enabled either).  A plain install never overwrites an existing
 # /etc/tuplemerge.conf, an administrator's; a staged one (DESTDIR, the
 # package, where it is a conffile) always holds the example.
 YNLSPECDIR ?= $(PREFIX)/share/ynl/specs
@@ -234,9 +235,13 @@ install-tools: tools
 	install -D -m 0644 Documentation/netlink/specs/tuplemerge.yaml \
 		$(DESTDIR)$(YNLSPECDIR)/tuplemerge.yaml
 	mkdir -p $(DESTDIR)$(SYSTEMDUNITDIR)
-	sed 's|/usr/sbin/tmctl|$(SBINDIR)/tmctl|g' tools/systemd/tuplemerge.service \
-		>$(DESTDIR)$(SYSTEMDUNITDIR)/tuplemerge.service
-	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/tuplemerge.service
+	for u in tuplemerge.service tuplemerge-metrics.service; do \
+		sed 's|/usr/sbin/tmctl|$(SBINDIR)/tmctl|g' tools/systemd/$$u \
+			>$(DESTDIR)$(SYSTEMDUNITDIR)/$$u && \
+		chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
+	done
+	install -m 0644 tools/systemd/tuplemerge-metrics.timer \
+		$(DESTDIR)$(SYSTEMDUNITDIR)/tuplemerge-metrics.timer
 	@if [ -z "$(DESTDIR)" ] && [ -e $(TMCONF) ]; then \
 		echo "install-tools: $(TMCONF) exists, left as it is"; \
 	else \

@@ -4,8 +4,9 @@
 # tools/deb-check.sh DEBDIR VERSION KDIR...: check the packages `make deb`
 # built in DEBDIR: one version everywhere (debian/changelog, dkms.conf,
 # the packages, tmctl -V, the module's modinfo), lintian without errors,
-# the files each package must hold, tuplemerge.service (systemd-analyze
-# verify clean, neither enabled nor started by the maintainer scripts) and
+# the files each package must hold, tuplemerge.service and
+# tuplemerge-metrics.service and .timer (systemd-analyze verify clean,
+# neither enabled nor started by the maintainer scripts) and
 # /etc/tuplemerge.conf (a conffile that the packaged tmctl parses), and a
 # DKMS build of the packaged module source for each kernel header tree
 # KDIR, in a private DKMS tree (nothing is installed on the machine).
@@ -49,7 +50,9 @@ for f in /usr/sbin/tmctl /usr/share/man/man8/tmctl.8.gz \
 	 /usr/share/man/man5/tmctl-json.5.gz \
 	 /usr/share/bash-completion/completions/tmctl \
 	 /usr/share/ynl/specs/tuplemerge.yaml \
-	 /lib/systemd/system/tuplemerge.service /etc/tuplemerge.conf; do
+	 /lib/systemd/system/tuplemerge.service /etc/tuplemerge.conf \
+	 /lib/systemd/system/tuplemerge-metrics.service \
+	 /lib/systemd/system/tuplemerge-metrics.timer; do
 	contents "$tools_deb" | grep -qx "$f"
 	check $? "tuplemerge-tools lacks $f"
 done
@@ -67,16 +70,20 @@ check $? "tuplemerge-dkms has no dkms postinst"
 dpkg-deb -I "$tools_deb" conffiles 2>/dev/null | grep -qx /etc/tuplemerge.conf
 check $? "/etc/tuplemerge.conf is not a conffile of tuplemerge-tools:\
  $(dpkg-deb -I "$tools_deb" conffiles 2>&1)"
-# dh_installsystemd --no-enable --no-start --no-stop-on-upgrade: the unit
-# is registered (the "don't enable" snippet) and never started, stopped
-# or restarted (deb-systemd-invoke) by a maintainer script.
+# dh_installsystemd --no-enable --no-start --no-stop-on-upgrade: the units
+# that have an [Install] section, tuplemerge.service and
+# tuplemerge-metrics.timer, are registered (the "don't enable" snippet),
+# and no unit is ever started, stopped or restarted (deb-systemd-invoke)
+# by a maintainer script.
 scripts=$(for s in preinst postinst prerm postrm; do
 	dpkg-deb -I "$tools_deb" "$s" 2>/dev/null
 done)
-grep -q "deb-systemd-helper debian-installed 'tuplemerge.service'" \
-	<<<"$scripts" && ! grep -q deb-systemd-invoke <<<"$scripts"
-check $? "tuplemerge-tools' maintainer scripts enable or start\
- tuplemerge.service, or do not register it"
+for u in tuplemerge.service tuplemerge-metrics.timer; do
+	grep -q "deb-systemd-helper debian-installed '$u'" <<<"$scripts" &&
+		! grep -q deb-systemd-invoke <<<"$scripts"
+	check $? "tuplemerge-tools' maintainer scripts enable or start $u,\
+ or do not register it"
+done
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -84,14 +91,22 @@ dpkg-deb -x "$tools_deb" "$tmp/tools"
 [ "$("$tmp/tools/usr/sbin/tmctl" -V)" = "tmctl $version" ]
 check $? "packaged tmctl -V says '$("$tmp/tools/usr/sbin/tmctl" -V)'"
 
-# The packaged unit, verified in the extracted package as its root, so
-# that its commands (/usr/sbin/tmctl) are the package's; man finds
-# tmctl(8) of Documentation= there too.  Unknown keys and bad values are
-# only warnings for systemd-analyze (exit 0): clean means no output
-# either.
-out=$(MANPATH=$tmp/tools/usr/share/man systemd-analyze verify \
-	--root="$tmp/tools" tuplemerge.service 2>&1) && [ -z "$out" ]
-check $? "systemd-analyze verify tuplemerge.service: $out"
+# The packaged units, verified in the extracted package as their root,
+# so that their commands (/usr/sbin/tmctl) are the package's; man finds
+# tmctl(8) of Documentation= there too.  The machine's targets and slices
+# are copied beside them, as a system has them: the default dependencies
+# of the metrics units name sysinit.target, timers.target, ...  Unknown
+# keys and bad values are only warnings for systemd-analyze (exit 0):
+# clean means no output either.
+cp -r "$tmp/tools" "$tmp/root"
+cp -n /lib/systemd/system/*.target /lib/systemd/system/*.slice \
+	"$tmp/root/lib/systemd/system/"
+for u in tuplemerge.service tuplemerge-metrics.service \
+	 tuplemerge-metrics.timer; do
+	out=$(MANPATH=$tmp/root/usr/share/man systemd-analyze verify \
+		--root="$tmp/root" "$u" 2>&1) && [ -z "$out" ]
+	check $? "systemd-analyze verify $u: $out"
+done
 
 # The packaged example configuration parses with the packaged tmctl.  In
 # a network namespace of its own when possible: with the module loaded,
