@@ -19,6 +19,14 @@ set -eu
 
 export DEBIAN_FRONTEND=noninteractive
 
+# prometheus is there for /usr/bin/promtool ("promtool check metrics" of
+# tmctl metrics, tools/tmctl/test_metrics.sh and selftests/metrics.sh),
+# which no smaller package holds.  It is the server's package: on a machine
+# where systemd runs and lets packages start services, installing it
+# enables and starts prometheus.service (listening on port 9090, scraping
+# itself); nothing here stops or disables it.  --no-install-recommends
+# leaves prometheus-node-exporter out.
+
 # Debian's meta packages name the current ABI of each kernel series;
 # resolve them now so that the module is built for the exact kernel the VM
 # runner boots.
@@ -37,6 +45,7 @@ pkgs=(
 	iproute2 iputils-ping nftables iptables socat python3 python3-yaml
 	ethtool gnuplot-nox
 	debhelper dh-dkms dpkg-dev fakeroot lintian systemd man-db
+	prometheus
 )
 
 missing()
