@@ -252,10 +252,9 @@ static int tm_test_dump(int argc, char **argv)
 	tm_service(m, "a\"b", -1);
 	tm_service(m, "web", 2);
 
-	if (tm_metrics_write(m, stdout) < 0)
-		return 1;
+	i = tm_metrics_write(m, stdout) < 0;
 	tm_metrics_free(m);
-	return 0;
+	return i;
 }
 
 int main(int argc, char **argv)

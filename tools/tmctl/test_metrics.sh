@@ -348,6 +348,10 @@ compare "dump netns: every sample labelled" \
 	"$(grep -v '^#' "$tmp/netns")"
 check_output "dump netns" "$tmp/netns"
 
+# A write that fails (a full disk) is an error, not a short output.
+"$TM" dump > /dev/full
+compare "dump to a full disk: an error" 1 "$?"
+
 # The structure check finds what it looks for.
 not_structure()
 {
