@@ -159,7 +159,8 @@ vm-selftest: tools
 # The classification core and the ClassBench tools, in userspace, under
 # ASan/UBSan: directed, differential (1M operations per engine and family),
 # concurrency, forced split races, work bounds, valgrind and fuzzing;
-# tmctl's parser and bash completion.  No VM, no kernel headers.
+# tmctl's parser, rule words, metrics (with promtool) and bash completion.
+# No VM, no kernel headers.
 check-core:
 	$(MAKE) -j2 --output-sync=target -C selftests/core check
 	$(MAKE) -C tools/classbench check
