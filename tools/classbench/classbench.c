@@ -27,6 +27,7 @@ struct cb_ctx {
 	const char *p;		/* next byte to parse */
 	char *err;
 	size_t errlen;
+	unsigned int opts;	/* CB_HONOUR_FLAGS */
 };
 
 /* The bytes [s, e) of the current line. */
@@ -306,8 +307,45 @@ static int cb_proto(struct cb_ctx *c, struct tm_rule *r)
 	return 0;
 }
 
-/* The optional TCP flags field "0xFLAGS/0xMASK": checked, ignored. */
-static int cb_flags(struct cb_ctx *c)
+/* ICMP for the family: protocol 1 for IPv4, 58 (ICMPv6) for IPv6. */
+static bool cb_icmp(u8 family, u8 proto)
+{
+	return (family == TM_AF_INET && proto == 1) ||
+	       (family == TM_AF_INET6 && proto == 58);
+}
+
+/* An ICMP type (high byte) and code (low byte) into the port ranges. */
+static int cb_icmp_flags(struct cb_ctx *c, struct cb_tok t, struct tm_rule *r,
+			 unsigned int v, unsigned int m)
+{
+	unsigned int tmask = m >> 8, cmask = m & 0xff;
+
+	if (tmask && tmask != 0xff)
+		return cb_fail(c, t, "ICMP type mask not 0xff or 0x00");
+	if (cmask && cmask != 0xff)
+		return cb_fail(c, t, "ICMP code mask not 0xff or 0x00");
+	if (tmask && (r->sport_lo || r->sport_hi != 65535))
+		return cb_fail(c, t,
+			       "ICMP type needs source port range 0 : 65535");
+	if (cmask && (r->dport_lo || r->dport_hi != 65535))
+		return cb_fail(c, t,
+			       "ICMP code needs destination port range 0 : 65535");
+	if (tmask) {
+		r->sport_lo = (u16)(v >> 8);
+		r->sport_hi = r->sport_lo;
+	}
+	if (cmask) {
+		r->dport_lo = (u16)(v & 0xff);
+		r->dport_hi = r->dport_lo;
+	}
+	return 0;
+}
+
+/*
+ * The optional flags field "0xVALUE/0xMASK": checked, and ignored unless
+ * CB_HONOUR_FLAGS (TCP flags, or ICMP type and code, see classbench.h).
+ */
+static int cb_flags(struct cb_ctx *c, struct tm_rule *r)
 {
 	struct cb_tok t = cb_word(c);
 	const char *slash;
@@ -319,7 +357,24 @@ static int cb_flags(struct cb_ctx *c)
 	if (!slash || !cb_hex(t.s, slash, &v) ||
 	    !cb_hex(slash + 1, t.e, &m) || v > 0xffff || m > 0xffff)
 		return cb_fail(c, t, "bad TCP flags, expected 0xFLAGS/0xMASK");
-	return 0;
+	if (!(c->opts & CB_HONOUR_FLAGS))
+		return 0;
+	if (v & ~m)
+		return cb_fail(c, t, "flags value has bits outside its mask");
+	if (!m)
+		return 0;
+	if (!r->proto_any && r->proto == 6) {
+		if (m & 0xff)
+			return cb_fail(c, t,
+				       "TCP flags mask has bits in the low byte");
+		r->tcp_flags_mask = (u8)(m >> 8);
+		r->tcp_flags = (u8)(v >> 8);
+		return 0;
+	}
+	if (!r->proto_any && cb_icmp(r->family, r->proto))
+		return cb_icmp_flags(c, t, r, (unsigned int)v,
+				     (unsigned int)m);
+	return cb_fail(c, t, "flags mask on a protocol other than TCP or ICMP");
 }
 
 static int cb_end(struct cb_ctx *c)
@@ -352,7 +407,7 @@ static int cb_rule_line(struct cb_ctx *c, void *out)
 	    cb_prefix(c, "destination", &r.family, &r.dst, &r.dst_len) ||
 	    cb_range(c, "source", &r.sport_lo, &r.sport_hi) ||
 	    cb_range(c, "destination", &r.dport_lo, &r.dport_hi) ||
-	    cb_proto(c, &r) || cb_flags(c) || cb_end(c))
+	    cb_proto(c, &r) || cb_flags(c, &r) || cb_end(c))
 		return -1;
 	r.id = (u32)c->line;
 	r.priority = (u32)rs->n;
@@ -424,6 +479,15 @@ static int cb_trace_line(struct cb_ctx *c, void *out)
 	k.sport = (u16)sp;
 	k.dport = (u16)dp;
 	k.proto = (u8)proto;
+	if (c->opts & CB_HONOUR_FLAGS) {
+		/* The packet's flags are the high 16 bits: see classbench.h. */
+		if (k.proto == 6) {
+			k.tcp_flags = (u8)(flags >> 24);
+		} else if (cb_icmp(k.family, k.proto)) {
+			k.sport = (u16)(flags >> 24);
+			k.dport = (u16)((flags >> 16) & 0xff);
+		}
+	}
 	if (cb_trace_push(tr, &k, (u32)rule))
 		return cb_oom(c);
 	return 0;
@@ -472,10 +536,11 @@ static char *cb_slurp(const char *path, size_t *len, char *err,
 }
 
 /* Feed every line that is not blank or a comment to fn. */
-static int cb_read(const char *path, cb_line_fn fn, void *out, char *err,
-		   size_t errlen)
+static int cb_read(const char *path, cb_line_fn fn, void *out,
+		   unsigned int opts, char *err, size_t errlen)
 {
-	struct cb_ctx c = { .path = path, .err = err, .errlen = errlen };
+	struct cb_ctx c = { .path = path, .err = err, .errlen = errlen,
+			    .opts = opts };
 	const char *end, *nl;
 	size_t len;
 	char *buf;
@@ -501,28 +566,40 @@ static int cb_read(const char *path, cb_line_fn fn, void *out, char *err,
 	return 0;
 }
 
-int cb_read_rules(const char *path, struct cb_ruleset *out, char *err,
-		  size_t errlen)
+int cb_read_rules_opt(const char *path, struct cb_ruleset *out,
+		      unsigned int opts, char *err, size_t errlen)
 {
 	if (err && errlen)
 		err[0] = '\0';
-	if (cb_read(path, cb_rule_line, out, err, errlen)) {
+	if (cb_read(path, cb_rule_line, out, opts, err, errlen)) {
 		cb_ruleset_free(out);
 		return -1;
 	}
 	return 0;
 }
 
-int cb_read_trace(const char *path, struct cb_trace *out, char *err,
-		  size_t errlen)
+int cb_read_trace_opt(const char *path, struct cb_trace *out,
+		      unsigned int opts, char *err, size_t errlen)
 {
 	if (err && errlen)
 		err[0] = '\0';
-	if (cb_read(path, cb_trace_line, out, err, errlen)) {
+	if (cb_read(path, cb_trace_line, out, opts, err, errlen)) {
 		cb_trace_free(out);
 		return -1;
 	}
 	return 0;
+}
+
+int cb_read_rules(const char *path, struct cb_ruleset *out, char *err,
+		  size_t errlen)
+{
+	return cb_read_rules_opt(path, out, 0, err, errlen);
+}
+
+int cb_read_trace(const char *path, struct cb_trace *out, char *err,
+		  size_t errlen)
+{
+	return cb_read_trace_opt(path, out, 0, err, errlen);
 }
 
 /* Text form of an address; false for an unknown family. */
@@ -554,11 +631,13 @@ static int cb_write_rule(FILE *f, const struct tm_rule *r)
 		errno = EINVAL;
 		return -1;
 	}
+	/* TCP flags in the high byte, as CB_HONOUR_FLAGS reads them. */
 	if (fprintf(f, "@%s/%u\t%s/%u\t%u : %u\t%u : %u\t0x%02x/0x%s\t"
-		    "0x0000/0x0000\n", src, r->src_len, dst, r->dst_len,
+		    "0x%02x00/0x%02x00\n", src, r->src_len, dst, r->dst_len,
 		    r->sport_lo, r->sport_hi, r->dport_lo, r->dport_hi,
 		    r->proto_any ? 0 : r->proto,
-		    r->proto_any ? "00" : "FF") < 0)
+		    r->proto_any ? "00" : "FF", r->tcp_flags,
+		    r->tcp_flags_mask) < 0)
 		return -1;
 	return 0;
 }
@@ -573,15 +652,29 @@ int cb_write_rules(FILE *f, const struct tm_rule *rules, size_t n)
 	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
+/*
+ * The FLAGS column that CB_HONOUR_FLAGS reads back as @k's TCP flags or
+ * ICMP type and code (a rule's field packed, see classbench.h), or 0.
+ */
+static u32 cb_key_flags(const struct tm_key *k)
+{
+	if (k->proto == 6 && k->tcp_flags)
+		return (u32)k->tcp_flags << 24 | 0xff00;
+	if (cb_icmp(k->family, k->proto) && (k->sport || k->dport) &&
+	    k->sport <= 0xff && k->dport <= 0xff)
+		return (u32)k->sport << 24 | (u32)k->dport << 16 | 0xffff;
+	return 0;
+}
+
 static int cb_write_key(FILE *f, const struct tm_key *k, u32 rule)
 {
 	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
 	int ret;
 
 	if (k->family == TM_AF_INET) {
-		ret = fprintf(f, "%u\t%u\t%u\t%u\t%u\t0\t%u\n", k->src.w[0],
-			      k->dst.w[0], k->sport, k->dport, k->proto,
-			      rule);
+		ret = fprintf(f, "%u\t%u\t%u\t%u\t%u\t%u\t%u\n",
+			      k->src.w[0], k->dst.w[0], k->sport, k->dport,
+			      k->proto, cb_key_flags(k), rule);
 		return ret < 0 ? -1 : 0;
 	}
 	if (!cb_fmt_addr(src, sizeof(src), k->family, &k->src) ||
@@ -589,8 +682,8 @@ static int cb_write_key(FILE *f, const struct tm_key *k, u32 rule)
 		errno = EINVAL;
 		return -1;
 	}
-	ret = fprintf(f, "%s\t%s\t%u\t%u\t%u\t0\t%u\n", src, dst, k->sport,
-		      k->dport, k->proto, rule);
+	ret = fprintf(f, "%s\t%s\t%u\t%u\t%u\t%u\t%u\n", src, dst,
+		      k->sport, k->dport, k->proto, cb_key_flags(k), rule);
 	return ret < 0 ? -1 : 0;
 }
 
@@ -701,5 +794,6 @@ bool cb_rule_match(const struct tm_rule *r, const struct tm_key *k)
 	       cb_prefix_match(&r->dst, r->family, r->dst_len, &k->dst) &&
 	       k->sport >= r->sport_lo && k->sport <= r->sport_hi &&
 	       k->dport >= r->dport_lo && k->dport <= r->dport_hi &&
-	       (r->proto_any || r->proto == k->proto);
+	       (r->proto_any || r->proto == k->proto) &&
+	       (k->tcp_flags & r->tcp_flags_mask) == r->tcp_flags;
 }
