@@ -7,8 +7,10 @@
  *
  * This file owns the tests: round trips of hand-made and generated rules and
  * traces, tmgen's determinism, shape and usage errors, the exact messages
- * for malformed lines, and, when DIR (default /work/shared/classbench, or
- * $CLASSBENCH_DIR) holds ClassBench files, parsing them; they are optional.
+ * for malformed lines, the flags field (ignored by default, TCP flags and
+ * ICMP type and code with CB_HONOUR_FLAGS), and, when DIR (default
+ * /work/shared/classbench, or $CLASSBENCH_DIR) holds ClassBench files,
+ * parsing them in both modes; they are optional.
  * Files named *_trace are traces, the others rule files.
  */
 #include <stdarg.h>
@@ -130,6 +132,8 @@ static bool rule_eq(const struct tm_rule *a, const struct tm_rule *b)
 	       a->proto == b->proto && a->proto_any == b->proto_any &&
 	       a->sport_lo == b->sport_lo && a->sport_hi == b->sport_hi &&
 	       a->dport_lo == b->dport_lo && a->dport_hi == b->dport_hi &&
+	       a->tcp_flags_mask == b->tcp_flags_mask &&
+	       a->tcp_flags == b->tcp_flags &&
 	       !memcmp(&a->src, &b->src, sizeof(a->src)) &&
 	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
 }
@@ -138,6 +142,7 @@ static bool key_eq(const struct tm_key *a, const struct tm_key *b)
 {
 	return a->family == b->family && a->sport == b->sport &&
 	       a->dport == b->dport && a->proto == b->proto &&
+	       a->tcp_flags == b->tcp_flags &&
 	       !memcmp(&a->src, &b->src, sizeof(a->src)) &&
 	       !memcmp(&a->dst, &b->dst, sizeof(a->dst));
 }
@@ -169,9 +174,12 @@ static size_t trace_diff(const struct cb_trace *a, const struct cb_trace *b)
 	return a->n;
 }
 
-/* Write rs to path, read it back into *back; false (and a failure) if not. */
+/*
+ * Write rs to path, read it back into *back with the read options opts;
+ * false (and a failure) if not.
+ */
 static bool rules_via(const char *path, const struct cb_ruleset *rs,
-		      struct cb_ruleset *back)
+		      unsigned int opts, struct cb_ruleset *back)
 {
 	char err[256];
 	FILE *f = fopen(path, "w");
@@ -182,12 +190,12 @@ static bool rules_via(const char *path, const struct cb_ruleset *rs,
 		ret = -1;
 	if (!check(!ret, "writing %s", path))
 		return false;
-	return check(!cb_read_rules(path, back, err, sizeof(err)),
+	return check(!cb_read_rules_opt(path, back, opts, err, sizeof(err)),
 		     "reading back %s: %s", path, err);
 }
 
 static bool trace_via(const char *path, const struct cb_trace *t,
-		      struct cb_trace *back)
+		      unsigned int opts, struct cb_trace *back)
 {
 	char err[256];
 	FILE *f = fopen(path, "w");
@@ -198,17 +206,18 @@ static bool trace_via(const char *path, const struct cb_trace *t,
 		ret = -1;
 	if (!check(!ret, "writing %s", path))
 		return false;
-	return check(!cb_read_trace(path, back, err, sizeof(err)),
+	return check(!cb_read_trace_opt(path, back, opts, err, sizeof(err)),
 		     "reading back %s: %s", path, err);
 }
 
 static void check_rules_round_trip(const char *what,
-				   const struct cb_ruleset *rs)
+				   const struct cb_ruleset *rs,
+				   unsigned int opts)
 {
 	struct cb_ruleset back = { 0 };
 	size_t d;
 
-	if (rules_via(tmp_path("rt.rules"), rs, &back)) {
+	if (rules_via(tmp_path("rt.rules"), rs, opts, &back)) {
 		d = rules_diff(rs, &back);
 		check(d == rs->n, "%s: rules differ at %zu (%zu/%zu)",
 		      what, d, rs->n, back.n);
@@ -217,12 +226,12 @@ static void check_rules_round_trip(const char *what,
 }
 
 static void check_trace_round_trip(const char *what,
-				   const struct cb_trace *t)
+				   const struct cb_trace *t, unsigned int opts)
 {
 	struct cb_trace back = { 0 };
 	size_t d;
 
-	if (trace_via(tmp_path("rt.trace"), t, &back)) {
+	if (trace_via(tmp_path("rt.trace"), t, opts, &back)) {
 		d = trace_diff(t, &back);
 		check(d == t->n, "%s: keys differ at %zu (%zu/%zu)",
 		      what, d, t->n, back.n);
@@ -299,7 +308,7 @@ static void test_hand_rules(void)
 		random_rule(&s, i % 3 ? TM_AF_INET : TM_AF_INET6, &r);
 		push_numbered(&rs, &r);
 	}
-	check_rules_round_trip("hand-made rules", &rs);
+	check_rules_round_trip("hand-made rules", &rs, 0);
 	cb_ruleset_free(&rs);
 }
 
@@ -323,7 +332,7 @@ static void test_hand_trace(void)
 		if (cb_trace_push(&t, &k, i < 4 ? -(u32)(i / 2) : lcg(&s)))
 			exit(2);
 	}
-	check_trace_round_trip("hand-made trace", &t);
+	check_trace_round_trip("hand-made trace", &t, 0);
 	cb_trace_free(&t);
 }
 
@@ -387,6 +396,8 @@ struct bad_case {
 	const char *msg;
 };
 
+#define HF	CB_HONOUR_FLAGS
+
 #define GOOD_RULE "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x06/0xFF\n"
 #define GOOD_KEY "16909060 84281096 1000 80 6 0 1\n"
 
@@ -443,9 +454,52 @@ static const struct bad_case bad_cases[] = {
 	{ true, "1 2 3 4 -6 0 1", 9, "bad protocol: '-6'" },
 	{ true, "1 2001:db8::zz 3 4 6 0 1", 3,
 	  "bad destination address: '2001:db8::zz'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x06/0xFF\t"
+	  "0x10000/0x0000", 52,
+	  "bad TCP flags, expected 0xFLAGS/0xMASK: '0x10000/0x0000'" },
+	{ true, "1 2 3 4 6 4294967296 1", 11,
+	  "flags out of range 0..4294967295: '4294967296'" },
 };
 
-static void test_bad_case(const struct bad_case *c, unsigned int i)
+/* Rule lines malformed with CB_HONOUR_FLAGS only. */
+static const struct bad_case flags_bad_cases[] = {
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x06/0xFF\t"
+	  "0x1000/0x1080", 52,
+	  "TCP flags mask has bits in the low byte: '0x1000/0x1080'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x06/0xFF\t"
+	  "0x1200/0x1000", 52,
+	  "flags value has bits outside its mask: '0x1200/0x1000'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x11/0xFF\t"
+	  "0x0100/0x0000", 52,
+	  "flags value has bits outside its mask: '0x0100/0x0000'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t0 : 65535\t0x01/0xFF\t"
+	  "0x1000/0xf000", 54,
+	  "ICMP type mask not 0xff or 0x00: '0x1000/0xf000'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t0 : 65535\t0x01/0xFF\t"
+	  "0x0803/0xff0f", 54,
+	  "ICMP code mask not 0xff or 0x00: '0x0803/0xff0f'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 1023\t0 : 65535\t0x01/0xFF\t"
+	  "0x0800/0xff00", 53,
+	  "ICMP type needs source port range 0 : 65535: '0x0800/0xff00'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x01/0xFF\t"
+	  "0x0003/0x00ff", 52,
+	  "ICMP code needs destination port range 0 : 65535: '0x0003/0x00ff'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x11/0xFF\t"
+	  "0x1000/0x1000", 52,
+	  "flags mask on a protocol other than TCP or ICMP: '0x1000/0x1000'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t80 : 80\t0x06/0x00\t"
+	  "0x1000/0x1000", 52,
+	  "flags mask on a protocol other than TCP or ICMP: '0x1000/0x1000'" },
+	{ false, "@2001:db8::/32\t::/0\t0 : 65535\t0 : 65535\t0x01/0xFF\t"
+	  "0x0800/0xff00", 51,
+	  "flags mask on a protocol other than TCP or ICMP: '0x0800/0xff00'" },
+	{ false, "@1.2.3.4/32\t5.6.7.8/32\t0 : 65535\t0 : 65535\t0x3a/0xFF\t"
+	  "0x8000/0xff00", 54,
+	  "flags mask on a protocol other than TCP or ICMP: '0x8000/0xff00'" },
+};
+
+static void test_bad_case(const struct bad_case *c, unsigned int opts,
+			  unsigned int i)
 {
 	const char *path = tmp_path(c->trace ? "bad.trace" : "bad.rules");
 	struct cb_ruleset rs = { 0 };
@@ -459,11 +513,20 @@ static void test_bad_case(const struct bad_case *c, unsigned int i)
 	snprintf(want, sizeof(want), "%s:3:%u: %s", path, c->col, c->msg);
 	err[0] = '\0';
 	if (c->trace)
-		ret = cb_read_trace(path, &t, err, sizeof(err));
+		ret = cb_read_trace_opt(path, &t, opts, err, sizeof(err));
 	else
-		ret = cb_read_rules(path, &rs, err, sizeof(err));
+		ret = cb_read_rules_opt(path, &rs, opts, err, sizeof(err));
 	check(ret == -1 && !strcmp(err, want) && !rs.n && !t.n,
-	      "bad case %u: got %d '%s', want '%s'", i, ret, err, want);
+	      "bad case %u%s: got %d '%s', want '%s'", i,
+	      opts ? " (flags)" : "", ret, err, want);
+	/* Only what the flags mean is wrong: ignored by default. */
+	if (!opts || c->trace)
+		return;
+	ret = cb_read_rules(path, &rs, err, sizeof(err));
+	check(!ret && rs.n == 2 && !rs.rules[1].tcp_flags_mask,
+	      "bad case %u (flags) by default: got %d '%s'", i, ret,
+	      ret ? err : "");
+	cb_ruleset_free(&rs);
 }
 
 static void test_bad_lines(void)
@@ -471,7 +534,261 @@ static void test_bad_lines(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(bad_cases); i++)
-		test_bad_case(&bad_cases[i], i);
+		test_bad_case(&bad_cases[i], 0, i);
+	for (i = 0; i < ARRAY_SIZE(flags_bad_cases); i++)
+		test_bad_case(&flags_bad_cases[i], HF, i);
+}
+
+/* A rule line of the flags tests, and what CB_HONOUR_FLAGS makes of it. */
+struct flags_rule_case {
+	bool v6;
+	u16 port[4];		/* sport lo, hi, dport lo, hi in the file */
+	const char *proto;
+	const char *flags;	/* NULL: no flags field */
+	u8 mask, value;		/* tcp_flags_mask, tcp_flags wanted */
+	u16 want[4];		/* port ranges wanted */
+};
+
+static const struct flags_rule_case flags_rule_cases[] = {
+	{ false, { 0, 65535, 21, 21 }, "0x06/0xFF", "0x1000/0x1000",
+	  0x10, 0x10, { 0, 65535, 21, 21 } },
+	{ false, { 0, 65535, 21, 21 }, "0x06/0xFF", "0x0000/0x0200",
+	  0x02, 0, { 0, 65535, 21, 21 } },
+	{ false, { 1, 2, 0, 65535 }, "0x06/0xFF", "0x0200/0x1200",
+	  0x12, 0x02, { 1, 2, 0, 65535 } },
+	{ true, { 0, 65535, 0, 65535 }, "0x06/0xFF", "0xff00/0xff00",
+	  0xff, 0xff, { 0, 65535, 0, 65535 } },
+	{ false, { 0, 65535, 80, 80 }, "0x06/0xFF", "0x0000/0x0000",
+	  0, 0, { 0, 65535, 80, 80 } },
+	{ false, { 0, 65535, 80, 80 }, "0x06/0xFF", NULL,
+	  0, 0, { 0, 65535, 80, 80 } },
+	{ false, { 0, 65535, 0, 65535 }, "0x01/0xFF", "0x0800/0xff00",
+	  0, 0, { 8, 8, 0, 65535 } },
+	{ false, { 0, 65535, 0, 65535 }, "0x01/0xFF", "0x0303/0xffff",
+	  0, 0, { 3, 3, 3, 3 } },
+	{ false, { 0, 65535, 0, 65535 }, "0x01/0xFF", "0x0003/0x00ff",
+	  0, 0, { 0, 65535, 3, 3 } },
+	{ false, { 0, 65535, 0, 65535 }, "0x01/0xFF", "0xffff/0xffff",
+	  0, 0, { 255, 255, 255, 255 } },
+	{ false, { 10, 20, 30, 40 }, "0x01/0xFF", "0x0000/0x0000",
+	  0, 0, { 10, 20, 30, 40 } },
+	{ true, { 0, 65535, 0, 65535 }, "0x3a/0xFF", "0x8000/0xff00",
+	  0, 0, { 128, 128, 0, 65535 } },
+	{ false, { 53, 53, 0, 65535 }, "0x11/0xFF", "0x0000/0x0000",
+	  0, 0, { 53, 53, 0, 65535 } },
+	{ true, { 0, 65535, 0, 65535 }, "0x00/0x00", "0x0000/0x0000",
+	  0, 0, { 0, 65535, 0, 65535 } },
+};
+
+static bool ports_are(const struct tm_rule *r, const u16 *p)
+{
+	return r->sport_lo == p[0] && r->sport_hi == p[1] &&
+	       r->dport_lo == p[2] && r->dport_hi == p[3];
+}
+
+/* Each mapping of CB_HONOUR_FLAGS, the default, and the writer's output. */
+static void test_flags_rules(void)
+{
+	const char *path = tmp_path("flags.rules");
+	const struct flags_rule_case *fc;
+	struct cb_ruleset hon = { 0 }, def = { 0 };
+	char text[4096], err[256];
+	size_t i, len = 0;
+
+	text[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(flags_rule_cases); i++) {
+		fc = &flags_rule_cases[i];
+		len += snprintf(text + len, sizeof(text) - len,
+				"@%s\t%s\t%u : %u\t%u : %u\t%s%s%s\n",
+				fc->v6 ? "2001:db8::/32" : "1.2.3.4/32",
+				fc->v6 ? "::/0" : "5.6.7.8/32", fc->port[0],
+				fc->port[1], fc->port[2], fc->port[3],
+				fc->proto, fc->flags ? "\t" : "",
+				fc->flags ? fc->flags : "");
+	}
+	write_text(path, text);
+	if (!check(!cb_read_rules_opt(path, &hon, HF, err, sizeof(err)),
+		   "flags rules honoured: %s", err) ||
+	    !check(!cb_read_rules(path, &def, err, sizeof(err)),
+		   "flags rules by default: %s", err) ||
+	    !check(hon.n == ARRAY_SIZE(flags_rule_cases) && def.n == hon.n,
+		   "flags rules: %zu and %zu rules", hon.n, def.n))
+		goto out;
+	for (i = 0; i < hon.n; i++) {
+		fc = &flags_rule_cases[i];
+		check(hon.rules[i].tcp_flags_mask == fc->mask &&
+		      hon.rules[i].tcp_flags == fc->value &&
+		      ports_are(&hon.rules[i], fc->want),
+		      "flags rule %zu honoured: flags 0x%02x/0x%02x ports %u:%u %u:%u",
+		      i, hon.rules[i].tcp_flags, hon.rules[i].tcp_flags_mask,
+		      hon.rules[i].sport_lo, hon.rules[i].sport_hi,
+		      hon.rules[i].dport_lo, hon.rules[i].dport_hi);
+		check(!def.rules[i].tcp_flags_mask && !def.rules[i].tcp_flags &&
+		      ports_are(&def.rules[i], fc->port),
+		      "flags rule %zu by default: flags 0x%02x/0x%02x ports %u:%u %u:%u",
+		      i, def.rules[i].tcp_flags, def.rules[i].tcp_flags_mask,
+		      def.rules[i].sport_lo, def.rules[i].sport_hi,
+		      def.rules[i].dport_lo, def.rules[i].dport_hi);
+	}
+	check_rules_round_trip("flags rules honoured", &hon, HF);
+	check_rules_round_trip("flags rules by default", &def, 0);
+out:
+	cb_ruleset_free(&hon);
+	cb_ruleset_free(&def);
+}
+
+/* A trace line of the flags tests, and what CB_HONOUR_FLAGS makes of it. */
+struct flags_key_case {
+	const char *line;
+	u8 tcp_flags;
+	u16 sport, dport;
+};
+
+/*
+ * FLAGS as ClassBench packs its rules' field: 268439552 = 0x10001000 (ACK
+ * set), 33559040 = 0x02001200 (SYN set, ACK clear), 512 = 0x00000200 (SYN
+ * clear), 134283008 = 0x0800ff00 (ICMP type 8, any code), 50593791 =
+ * 0x0303ffff (type 3, code 3), 2147548928 = 0x8000ff00 (ICMPv6 type 128).
+ */
+static const struct flags_key_case flags_key_cases[] = {
+	{ "1 2 1000 80 6 268439552 1", 0x10, 1000, 80 },
+	{ "1 2 1000 80 6 33559040 1", 0x02, 1000, 80 },
+	{ "1 2 1000 80 6 512 1", 0, 1000, 80 },
+	{ "1 2 1000 80 6 4294967295 1", 0xff, 1000, 80 },
+	{ "1 2 1000 80 6 0 1", 0, 1000, 80 },
+	{ "1 2 65535 0 1 134283008 1", 0, 8, 0 },
+	{ "1 2 0 65535 1 50593791 1", 0, 3, 3 },
+	{ "1 2 5 6 1 4294967295 1", 0, 255, 255 },
+	{ "1 2 5 6 1 0 1", 0, 0, 0 },
+	{ "2001:db8::1 ::2 1 2 58 2147548928 1", 0, 128, 0 },
+	{ "2001:db8::1 ::2 1 2 1 2147548928 1", 0, 1, 2 },
+	{ "1 2 7 9 58 134283008 1", 0, 7, 9 },
+	{ "1 2 53 53 17 4294967295 1", 0, 53, 53 },
+	{ "1 2 53 53 0 268439552 1", 0, 53, 53 },
+};
+
+static void test_flags_trace(void)
+{
+	const char *path = tmp_path("flags.trace");
+	const struct flags_key_case *fc;
+	struct cb_trace hon = { 0 }, def = { 0 };
+	char text[4096], err[256], *p;
+	size_t i, len = 0;
+	unsigned int sp, dp;
+
+	for (i = 0; i < ARRAY_SIZE(flags_key_cases); i++)
+		len += snprintf(text + len, sizeof(text) - len, "%s\n",
+				flags_key_cases[i].line);
+	write_text(path, text);
+	if (!check(!cb_read_trace_opt(path, &hon, HF, err, sizeof(err)),
+		   "flags trace honoured: %s", err) ||
+	    !check(!cb_read_trace(path, &def, err, sizeof(err)),
+		   "flags trace by default: %s", err) ||
+	    !check(hon.n == ARRAY_SIZE(flags_key_cases) && def.n == hon.n,
+		   "flags trace: %zu and %zu headers", hon.n, def.n))
+		goto out;
+	for (i = 0; i < hon.n; i++) {
+		fc = &flags_key_cases[i];
+		check(hon.keys[i].tcp_flags == fc->tcp_flags &&
+		      hon.keys[i].sport == fc->sport &&
+		      hon.keys[i].dport == fc->dport,
+		      "flags key '%s' honoured: flags 0x%02x ports %u %u",
+		      fc->line, hon.keys[i].tcp_flags, hon.keys[i].sport,
+		      hon.keys[i].dport);
+		/* By default: the SP and DP columns, no flags. */
+		p = strchr(strchr(fc->line, ' ') + 1, ' ');
+		check(sscanf(p, "%u %u", &sp, &dp) == 2 &&
+		      !def.keys[i].tcp_flags && def.keys[i].sport == sp &&
+		      def.keys[i].dport == dp,
+		      "flags key '%s' by default: flags 0x%02x ports %u %u",
+		      fc->line, def.keys[i].tcp_flags, def.keys[i].sport,
+		      def.keys[i].dport);
+	}
+	check_trace_round_trip("flags trace honoured", &hon, HF);
+	check_trace_round_trip("flags trace by default", &def, 0);
+out:
+	cb_trace_free(&hon);
+	cb_trace_free(&def);
+}
+
+/* cb_rule_match() checks the TCP flags under their mask. */
+static void test_flags_match(void)
+{
+	static const struct {
+		u8 mask, value, key;
+		bool match;
+	} cases[] = {
+		{ 0x12, 0x02, 0x02, true }, { 0x12, 0x02, 0x03, true },
+		{ 0x12, 0x02, 0x12, false }, { 0x12, 0x02, 0x00, false },
+		{ 0x10, 0x10, 0xff, true }, { 0x02, 0x00, 0x02, false },
+		{ 0x02, 0x00, 0xfd, true }, { 0, 0, 0xff, true },
+	};
+	struct tm_rule r = { .family = TM_AF_INET, .proto = 6,
+			     .sport_hi = 65535, .dport_hi = 65535 };
+	struct tm_key k = { .family = TM_AF_INET, .proto = 6 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		r.tcp_flags_mask = cases[i].mask;
+		r.tcp_flags = cases[i].value;
+		k.tcp_flags = cases[i].key;
+		check(cb_rule_match(&r, &k) == cases[i].match,
+		      "rule flags 0x%02x/0x%02x, key 0x%02x: match %d",
+		      cases[i].value, cases[i].mask, cases[i].key,
+		      !cases[i].match);
+	}
+}
+
+/* Random TCP rules with flags and ICMP headers: written, read back. */
+static void test_flags_round_trip(void)
+{
+	struct cb_ruleset rs = { 0 }, back = { 0 };
+	struct cb_trace t = { 0 };
+	struct tm_rule r;
+	static const u8 protos[] = { 6, 1, 58, 17 };
+	struct tm_key k;
+	size_t i, set = 0;
+	u64 s = 99;
+
+	for (i = 0; i < 1000; i++) {
+		random_rule(&s, i % 3 ? TM_AF_INET : TM_AF_INET6, &r);
+		if (i % 2) {
+			r.proto_any = 0;
+			r.proto = 6;
+			r.tcp_flags_mask = (u8)lcg(&s);
+			r.tcp_flags = (u8)lcg(&s) & r.tcp_flags_mask;
+		}
+		push_numbered(&rs, &r);
+	}
+	check_rules_round_trip("random TCP flags", &rs, HF);
+	/* By default the flags written are read and ignored. */
+	if (rules_via(tmp_path("rt.rules"), &rs, 0, &back))
+		for (i = 0; i < back.n; i++)
+			set += back.rules[i].tcp_flags_mask ||
+			       back.rules[i].tcp_flags;
+	check(back.n == rs.n && !set, "random TCP flags by default: %zu set",
+	      set);
+	for (i = 0; i < 1000; i++) {
+		memset(&k, 0, sizeof(k));
+		k.family = i % 3 ? TM_AF_INET : TM_AF_INET6;
+		k.src.w[0] = lcg(&s);
+		k.dst.w[0] = lcg(&s);
+		k.proto = protos[i % ARRAY_SIZE(protos)];
+		k.sport = (u16)lcg(&s);
+		k.dport = (u16)lcg(&s);
+		if (k.proto == 6) {
+			k.tcp_flags = (u8)lcg(&s);
+		} else if (k.proto == (k.family == TM_AF_INET ? 1 : 58)) {
+			k.sport &= 0xff;
+			k.dport &= 0xff;
+		}
+		if (cb_trace_push(&t, &k, (u32)i))
+			exit(2);
+	}
+	check_trace_round_trip("random TCP flags, ICMP types", &t, HF);
+	cb_ruleset_free(&rs);
+	cb_ruleset_free(&back);
+	cb_trace_free(&t);
 }
 
 /* Run tmgen with args, stdout to out (if not NULL); its exit status. */
@@ -486,19 +803,21 @@ static int run_tmgen(const char *args, const char *out)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
-static bool read_rules_ok(const char *path, struct cb_ruleset *rs)
+static bool read_rules_ok(const char *path, struct cb_ruleset *rs,
+			  unsigned int opts)
 {
 	char err[512];
 
-	return check(!cb_read_rules(path, rs, err, sizeof(err)),
+	return check(!cb_read_rules_opt(path, rs, opts, err, sizeof(err)),
 		     "reading %s: %s", path, err);
 }
 
-static bool read_trace_ok(const char *path, struct cb_trace *t)
+static bool read_trace_ok(const char *path, struct cb_trace *t,
+			  unsigned int opts)
 {
 	char err[512];
 
-	return check(!cb_read_trace(path, t, err, sizeof(err)),
+	return check(!cb_read_trace_opt(path, t, opts, err, sizeof(err)),
 		     "reading %s: %s", path, err);
 }
 
@@ -585,13 +904,13 @@ static void test_tmgen_rules(const char *type, int family)
 		 "rules --type %s --family %d --count 3000 --seed 9",
 		 type, family);
 	if (!check(!run_tmgen(args, a), "tmgen %s", args) ||
-	    !read_rules_ok(a, &rs))
+	    !read_rules_ok(a, &rs, 0))
 		return;
 	check(rs.n == 3000, "%s/%d: %zu rules", type, family, rs.n);
 	check(!count_dups(&rs), "%s/%d: %zu duplicates", type, family,
 	      count_dups(&rs));
 	check_shape(type, family, &rs);
-	if (rules_via(b, &rs, &back)) {
+	if (rules_via(b, &rs, 0, &back)) {
 		d = rules_diff(&rs, &back);
 		check(d == rs.n, "%s/%d: round trip differs at %zu", type,
 		      family, d);
@@ -665,23 +984,23 @@ static void test_tmgen_trace(const char *type, int family)
 		 "rules --type %s --family %d --count 1000 --seed 4",
 		 type, family);
 	if (!check(!run_tmgen(args, r), "tmgen %s", args) ||
-	    !read_rules_ok(r, &rs))
+	    !read_rules_ok(r, &rs, 0))
 		return;
 	snprintf(args, sizeof(args), "trace --rules '%s' --count 20000", r);
 	if (check(!run_tmgen(args, tf), "tmgen %s", args) &&
-	    read_trace_ok(tf, &t)) {
+	    read_trace_ok(tf, &t, 0)) {
 		check(t.n == 20000 && !trace_mismatches(&rs, &t, 1),
 		      "%s/%d trace: %zu headers, %zu mismatches", type, family,
 		      t.n, trace_mismatches(&rs, &t, 1));
 		check(repeats(&t) > 200, "%s/%d trace: %zu repeats, no bursts",
 		      type, family, repeats(&t));
-		check_trace_round_trip("generated trace", &t);
+		check_trace_round_trip("generated trace", &t, 0);
 	}
 	cb_trace_free(&t);
 	snprintf(args, sizeof(args),
 		 "trace --rules '%s' --count 3000 --shuffle --seed 5", r);
 	if (check(!run_tmgen(args, tf), "tmgen %s", args) &&
-	    read_trace_ok(tf, &t))
+	    read_trace_ok(tf, &t, 0))
 		check(t.n == 3000 && !trace_mismatches(&rs, &t, 1) &&
 		      uniform_use(&rs, &t, 3) && repeats(&t) < 30,
 		      "%s/%d shuffled trace", type, family);
@@ -754,36 +1073,54 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void test_real_rules(const char *name, struct cb_ruleset *rs)
+/* The rules with TCP flags. */
+static size_t flagged(const struct cb_ruleset *rs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++)
+		n += rs->rules[i].tcp_flags_mask != 0;
+	return n;
+}
+
+static void test_real_rules(const char *name, struct cb_ruleset *rs,
+			    unsigned int opts)
 {
 	char path[512];
 	double t0;
 
 	snprintf(path, sizeof(path), "%s/%s", cb_dir, name);
 	t0 = now();
-	if (!read_rules_ok(path, rs))
+	if (!read_rules_ok(path, rs, opts))
 		return;
-	printf("  %s: %zu rules parsed in %.1f ms\n", name, rs->n,
-	       (now() - t0) * 1e3);
+	printf("  %s: %zu rules parsed in %.1f ms%s\n", name, rs->n,
+	       (now() - t0) * 1e3, opts ? ", flags honoured" : "");
 	check(rs->n == count_lines(path), "%s: %zu rules, %zu lines", name,
 	      rs->n, count_lines(path));
-	check_rules_round_trip(name, rs);
+	check(opts ? flagged(rs) > 0 : !flagged(rs),
+	      "%s: %zu rules with TCP flags", name, flagged(rs));
+	check_rules_round_trip(name, rs, opts);
 }
 
-static void test_real_trace(const char *name, const struct cb_ruleset *rs)
+static void test_real_trace(const char *name, const struct cb_ruleset *rs,
+			    unsigned int opts)
 {
 	struct cb_trace t = { 0 };
 	char path[512];
 
 	snprintf(path, sizeof(path), "%s/%s_trace", cb_dir, name);
-	if (access(path, R_OK) || !read_trace_ok(path, &t))
+	if (access(path, R_OK) || !read_trace_ok(path, &t, opts))
 		return;
 	check(t.n == count_lines(path), "%s_trace: %zu headers", name, t.n);
-	/* Unlike README.md says, RULE is the 0-based index in these files. */
+	/*
+	 * Unlike README.md says, RULE is the 0-based index in these files.
+	 * Flags honoured, a header also has its rule's TCP flags, or ICMP
+	 * type and code.
+	 */
 	check(!trace_mismatches(rs, &t, 0),
-	      "%s_trace: %zu headers do not match their rule", name,
-	      trace_mismatches(rs, &t, 0));
-	check_trace_round_trip(name, &t);
+	      "%s_trace: %zu headers do not match their rule%s", name,
+	      trace_mismatches(rs, &t, 0), opts ? " (flags honoured)" : "");
+	check_trace_round_trip(name, &t, opts);
 	cb_trace_free(&t);
 }
 
@@ -803,9 +1140,13 @@ static void test_real_files(void)
 			printf("  SKIP %s (not present)\n", path);
 			continue;
 		}
-		test_real_rules(names[i], &rs);
+		test_real_rules(names[i], &rs, 0);
 		if (rs.n)
-			test_real_trace(names[i], &rs);
+			test_real_trace(names[i], &rs, 0);
+		cb_ruleset_free(&rs);
+		test_real_rules(names[i], &rs, HF);
+		if (rs.n)
+			test_real_trace(names[i], &rs, HF);
 		cb_ruleset_free(&rs);
 	}
 }
@@ -853,6 +1194,10 @@ static void run_tests(void)
 	test_lenient();
 	test_io_errors();
 	test_bad_lines();
+	test_flags_rules();
+	test_flags_trace();
+	test_flags_match();
+	test_flags_round_trip();
 	test_tmgen();
 	test_real_files();
 }
