@@ -3,7 +3,8 @@
  * tmbench: benchmark of the classification engines on a ClassBench-format
  * rule file and trace.
  *
- *	tmbench [-e ENGINES] [-c COLLIDE] [-r REPEAT] [-j JSON] [-t] RULES [TRACE]
+ *	tmbench [-e ENGINES] [-c COLLIDE] [-r REPEAT] [-j JSON] [-t] [-f]
+ *		RULES [TRACE]
  *
  * For each engine (default: tuplemerge,tss,linear): build time, ns per
  * lookup and Mpps on the trace as given (ClassBench locality) and on the
@@ -13,6 +14,16 @@
  * are checked against the linear engine on a sample, before and after the
  * churn.  Without TRACE, one is made by drawing a random header inside
  * each rule, shuffled.  -t lists the tuples of the tuple engines.
+ *
+ * -f honours the flags field of the rules and of the trace
+ * (CB_HONOUR_FLAGS, classbench.h): TCP rules get their TCP flags, ICMP
+ * rules their type and code (in the port ranges), headers the flags of
+ * the rule they were made from.  Without it, the field is ignored: the
+ * 5-tuple only.  The first line and the JSON say which.  Without TRACE
+ * and with -f, a TCP header's flags are drawn at random but for those its
+ * rule fixes, from a generator of their own, so that both modes draw the
+ * same 5-tuples; an ICMP rule's type and code are drawn below 256 when
+ * its range allows.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -49,13 +60,19 @@ static double now_ns(void)
 }
 
 static u64 rng_state = 0x243f6a8885a308d3ULL;
+static u64 flags_rng_state = 0x13198a2e03707344ULL;	/* make_trace() */
+
+static u64 rng_next(u64 *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
 
 static u64 rng(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
+	return rng_next(&rng_state);
 }
 
 static void shuffle(void *base, size_t n, size_t size)
@@ -264,8 +281,20 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 		putchar(' ');	/* keep the lookups */
 }
 
-/* No trace given: one header inside each rule, in random order. */
-static void make_trace(const struct cb_ruleset *rs, struct cb_trace *t)
+/* A value in [lo, hi]; one below 256 if @byte and the range has one. */
+static u16 draw(u16 lo, u16 hi, bool byte)
+{
+	if (byte && lo <= 0xff && hi > 0xff)
+		hi = 0xff;
+	return lo + rng() % (hi - lo + 1);
+}
+
+/*
+ * No trace given: one header inside each rule, in random order.  With
+ * @flags (-f), with the rule's TCP flags, ICMP type and code.
+ */
+static void make_trace(const struct cb_ruleset *rs, struct cb_trace *t,
+		       bool flags)
 {
 	size_t i;
 
@@ -273,6 +302,7 @@ static void make_trace(const struct cb_ruleset *rs, struct cb_trace *t)
 		const struct tm_rule *r = &rs->rules[i];
 		unsigned int bits = r->family == TM_AF_INET ? 32 : 128, w;
 		struct tm_key k = { .family = r->family };
+		bool icmp;
 
 		k.src = r->src;
 		k.dst = r->dst;
@@ -286,9 +316,14 @@ static void make_trace(const struct cb_ruleset *rs, struct cb_trace *t)
 			k.src.w[w] |= (u32)rng() & ~sm;
 			k.dst.w[w] |= (u32)rng() & ~dm;
 		}
-		k.sport = r->sport_lo + rng() % (r->sport_hi - r->sport_lo + 1);
-		k.dport = r->dport_lo + rng() % (r->dport_hi - r->dport_lo + 1);
+		icmp = flags && !r->proto_any &&
+		       r->proto == (r->family == TM_AF_INET ? 1 : 58);
+		k.sport = draw(r->sport_lo, r->sport_hi, icmp);
+		k.dport = draw(r->dport_lo, r->dport_hi, icmp);
 		k.proto = r->proto_any ? (u8)rng() : r->proto;
+		if (flags && k.proto == 6)
+			k.tcp_flags = ((u8)rng_next(&flags_rng_state) &
+				       ~r->tcp_flags_mask) | r->tcp_flags;
 		if (cb_trace_push(t, &k, r->id))
 			die("out of memory");
 	}
@@ -300,14 +335,30 @@ static void json_num(FILE *f, const char *key, double v, int prec)
 	fprintf(f, ",\"%s\":%.*f", key, prec, v);
 }
 
+static size_t tcp_flag_rules(const struct cb_ruleset *rs)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < rs->n; i++)
+		n += !!rs->rules[i].tcp_flags_mask;
+	return n;
+}
+
+static const char *mode_name(bool flags)
+{
+	return flags ? "flags honoured" : "5-tuple only";
+}
+
 static void print_json(FILE *f, const char *rules, const char *trace,
-		       size_t nrules, size_t npkts, const struct result *res,
-		       int nres)
+		       bool flags, size_t nrules, size_t npkts,
+		       const struct result *res, int nres)
 {
 	int i;
 
 	fprintf(f, "{\"rules_file\":\"%s\",\"trace_file\":\"%s\"",
 		rules, trace ? trace : "");
+	fprintf(f, ",\"mode\":\"%s\",\"flags\":%s", mode_name(flags),
+		flags ? "true" : "false");
 	fprintf(f, ",\"rules\":%zu,\"packets\":%zu,\"engines\":[",
 		nrules, npkts);
 	for (i = 0; i < nres; i++) {
@@ -337,8 +388,10 @@ static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: tmbench [-e ENGINE,...] [-c COLLIDE] [-r REPEAT] [-j FILE] [-t]\n"
-		"               RULES [TRACE]\n"
-		"engines: tuplemerge, tss, linear\n");
+		"               [-f] RULES [TRACE]\n"
+		"engines: tuplemerge, tss, linear\n"
+		"-f: honour the flags field of RULES and TRACE (TCP flags, ICMP\n"
+		"    type and code); without it, the 5-tuple only\n");
 	exit(1);
 }
 
@@ -370,14 +423,20 @@ int main(int argc, char **argv)
 	struct cb_trace tr = { 0 };
 	const char *json = NULL, *tracefile;
 	int c, i, neng = 3, repeat = 0;
+	unsigned int opts = 0;
 	struct tm_cls *ref = NULL;
+	size_t n;
 	struct tm_key *shuf;
+	bool flags = false;
 	char err[512];
 	u8 collide = 0;
-	size_t n;
 
-	while ((c = getopt(argc, argv, "e:c:g:H:r:j:th")) != -1) {
+	while ((c = getopt(argc, argv, "e:c:g:H:r:j:tfh")) != -1) {
 		switch (c) {
+		case 'f':
+			flags = true;
+			opts = CB_HONOUR_FLAGS;
+			break;
 		case 'g':
 			gap = atoi(optarg);
 			break;
@@ -407,12 +466,13 @@ int main(int argc, char **argv)
 		print_usage();
 	tracefile = argc - optind == 2 ? argv[optind + 1] : NULL;
 	rcu_register_thread();
-	if (cb_read_rules(argv[optind], &rs, err, sizeof(err)))
+	if (cb_read_rules_opt(argv[optind], &rs, opts, err, sizeof(err)))
 		die(err);
-	if (tracefile && cb_read_trace(tracefile, &tr, err, sizeof(err)))
+	if (tracefile &&
+	    cb_read_trace_opt(tracefile, &tr, opts, err, sizeof(err)))
 		die(err);
 	if (!tracefile)
-		make_trace(&rs, &tr);
+		make_trace(&rs, &tr, flags);
 	n = tr.n;
 	if (!n)
 		die("empty trace");
@@ -426,9 +486,12 @@ int main(int argc, char **argv)
 		repeat = n >= 2000000 ? 1 : 2000000 / n;
 	ref = build(TM_ENGINE_LINEAR, 0, rs.rules, rs.n);
 
-	printf("rules %s: %zu rules; trace %s: %zu packets, %d passes\n",
+	printf("rules %s: %zu rules; trace %s: %zu packets, %d passes; %s",
 	       argv[optind], rs.n, tracefile ? tracefile : "(one per rule)",
-	       n, repeat);
+	       n, repeat, mode_name(flags));
+	if (flags)
+		printf(" (%zu rules with TCP flags)", tcp_flag_rules(&rs));
+	putchar('\n');
 	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %6s %6s %6s %s\n",
 	       "engine", "build_ms", "ns/pkt", "Mpps", "ns/shuf", "Mpps",
 	       "us/ins", "us/del", "B/rule", "tuples", "probes", "chain",
@@ -451,7 +514,8 @@ int main(int argc, char **argv)
 
 		if (!f)
 			die("cannot write the JSON file");
-		print_json(f, argv[optind], tracefile, rs.n, n, res, neng);
+		print_json(f, argv[optind], tracefile, flags, rs.n, n, res,
+			   neng);
 		if (f != stdout)
 			fclose(f);
 	}
