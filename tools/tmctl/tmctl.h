@@ -181,7 +181,18 @@ void tm_print_word(FILE *f, const char *s);
 /* nl.c */
 typedef int (*tm_msg_cb)(const struct nlmsghdr *nlh, void *data);
 
-/* Start a request of @cmd in @buf (at least MNL_SOCKET_BUFFER_SIZE). */
+/*
+ * Room for any request: a rule's own attributes fit 4096 bytes, the values
+ * of its sets take at most 32 bytes each (an IPv6 prefix: its element's
+ * nest, the address and the length).  Other requests fit
+ * MNL_SOCKET_BUFFER_SIZE.
+ */
+#define TM_MSG_MAX	(4096 + TM_SET_VALUES_MAX * 32)
+
+/*
+ * Start a request of @cmd in @buf (at least MNL_SOCKET_BUFFER_SIZE; a rule
+ * request, TM_MSG_MAX).
+ */
 struct nlmsghdr *tm_nl_request(char *buf, uint8_t cmd, uint16_t flags);
 /* Start a request at @buf without opening the socket. */
 struct nlmsghdr *tm_nl_put_header(char *buf, uint16_t family, uint8_t cmd,
@@ -250,7 +261,7 @@ struct tm_attr_map;
  * then the transaction is aborted and tm_txn_run() returns TMCTL_EPARSE.
  * n is then an upper bound of the requests.
  */
-#define TM_TXN_MSG_MAX	4096
+#define TM_TXN_MSG_MAX	TM_MSG_MAX
 
 struct tm_txn_ops {
 	size_t n;
@@ -272,9 +283,12 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what);
 
 /*
  * Which word of a command made each attribute of a request, so that an
- * extack's bad attribute offset names a column.
+ * extack's bad attribute offset names a column: the word of an attribute
+ * is that of the last entry at or before it, so attributes that follow
+ * each other from one word take one entry.  Room for a rule's words and
+ * the values of its sets.
  */
-#define TM_ATTR_MAP_MAX	32
+#define TM_ATTR_MAP_MAX	(64 + TM_SET_VALUES_MAX)
 
 struct tm_attr_map {
 	unsigned int n;

@@ -32,6 +32,9 @@ void tm_attr_map_add(struct tm_attr_map *map, const struct nlmsghdr *nlh,
 {
 	if (!map || map->n >= TM_ATTR_MAP_MAX)
 		return;
+	/* The entry before already names this word for what follows. */
+	if (map->n && map->a[map->n - 1].word == word)
+		return;
 	/* The next attribute starts at the aligned end of the message. */
 	map->a[map->n].offs = MNL_ALIGN(nlh->nlmsg_len);
 	map->a[map->n].word = word;
