@@ -41,6 +41,7 @@ struct tm_batch_cmd {
 
 /* What one line asks: one request of a kind. */
 enum tm_batch_kind {
+	TM_BATCH_NONE,		/* not parsed: nothing to send or free */
 	TM_BATCH_RULE,
 	TM_BATCH_TABLE,
 	TM_BATCH_SID,
@@ -272,6 +273,7 @@ static void tm_batch_end_cmd(struct tm_batch *b, size_t first,
 	c->n = (int)(b->nwords - first);
 	c->end = end;
 	c->path = NULL;
+	b->reqs[b->ncmds].kind = TM_BATCH_NONE;
 	if (b->ncmds == TM_TXN_MAX_OPS) {
 		struct tm_words w = tm_batch_words(b, b->ncmds);
 
@@ -400,9 +402,12 @@ static int tm_batch_parse_rule(struct tm_batch *b, size_t i,
 	if (v < 0)
 		return TMCTL_EPARSE;
 	rest = tm_words_shift(w, 2);
-	b->reqs[i].kind = TM_BATCH_RULE;
 	b->reqs[i].shift = 2;
-	return tm_rule_parse(&rest, v, &b->reqs[i].rule);
+	if (tm_rule_parse(&rest, v, &b->reqs[i].rule))
+		return TMCTL_EPARSE;
+	/* Its sets are freed with the batch. */
+	b->reqs[i].kind = TM_BATCH_RULE;
+	return 0;
 }
 
 static int tm_batch_parse_table(struct tm_batch *b, size_t i,
@@ -577,6 +582,11 @@ static void tm_batch_error(void *ctx, size_t i, const struct tm_nlerr *e,
 
 static void tm_batch_free(struct tm_batch *b)
 {
+	size_t i;
+
+	for (i = 0; i < b->ncmds; i++)
+		if (b->reqs[i].kind == TM_BATCH_RULE)
+			tm_rule_req_free(&b->reqs[i].rule);
 	free(b->text);
 	free(b->arena);
 	free(b->words);
@@ -634,6 +644,7 @@ static int tm_batch_json_cmd(void *ctx, int argc, const char **argv,
 	c->n = argc;
 	c->end = none;
 	c->path = path;
+	b->reqs[b->ncmds].kind = TM_BATCH_NONE;
 	if (b->ncmds == TM_TXN_MAX_OPS) {
 		struct tm_words w = tm_batch_words(b, b->ncmds);
 

@@ -106,10 +106,14 @@ int tm_do_import(int argc, char **argv)
 	tw.argc = argc > 2 ? argc - 1 : 2;
 	if (tm_rule_parse(&tw, TM_VERB_ADD, &imp.tmpl))
 		return TMCTL_EPARSE;
-	for (f = TM_F_ID; f < TM_F_ACTION; f++)
-		if (TM_HAS(&imp.tmpl, f))
+	/* The matches come from the file: a template with one is refused. */
+	for (f = TM_F_ID; f < TM_F_ACTION; f++) {
+		if (TM_HAS(&imp.tmpl, f)) {
+			tm_rule_req_free(&imp.tmpl);
 			return tm_werror(&tw, imp.tmpl.word[f],
 					 "only an action may follow the file, the rest comes from it");
+		}
+	}
 
 	imp.path = argv[1];
 	if (cb_read_rules(argv[1], &imp.rs, err, sizeof(err))) {

@@ -34,8 +34,6 @@
 
 /* Errors reported before giving up: as many as batch.c reports. */
 #define TM_JSON_ERRORS_MAX	20
-/* The most words of a command: a rule has up to 58, a SID 31. */
-#define TM_JSON_WORDS_MAX	64
 /* The words and paths are copied into chunks of this many bytes. */
 #define TM_JSON_CHUNK		65536
 /* The most members of an object: a rule's (the others have fewer). */
@@ -53,6 +51,9 @@ enum tm_json_type {
 	TM_J_BOOL,
 	TM_J_ARRAY,
 	TM_J_ANY,		/* "version": checked by its value */
+	/* a plain value, or an array: a set of them (a rule's fields) */
+	TM_J_STRINGS,
+	TM_J_INTS,
 };
 
 /*
@@ -200,8 +201,10 @@ enum {
 	TM_JR_FAMILY,
 	TM_JR_SRC,
 	TM_JR_DST,
+	TM_JR_SPORT,
 	TM_JR_SPORT_MIN,
 	TM_JR_SPORT_MAX,
+	TM_JR_DPORT,
 	TM_JR_DPORT_MIN,
 	TM_JR_DPORT_MAX,
 	TM_JR_PROTO,
@@ -236,13 +239,15 @@ static const struct tm_json_member tm_json_rule[TM_JR_MAX] = {
 	[TM_JR_ID] = { "id", TM_J_INT, "id" },
 	[TM_JR_PRIORITY] = { "priority", TM_J_INT, "priority" },
 	[TM_JR_FAMILY] = { "family", TM_J_STRING },
-	[TM_JR_SRC] = { "src", TM_J_STRING },
-	[TM_JR_DST] = { "dst", TM_J_STRING },
+	[TM_JR_SRC] = { "src", TM_J_STRINGS },
+	[TM_JR_DST] = { "dst", TM_J_STRINGS },
+	[TM_JR_SPORT] = { "sport", TM_J_ARRAY },
 	[TM_JR_SPORT_MIN] = { "sport_min", TM_J_INT },
 	[TM_JR_SPORT_MAX] = { "sport_max", TM_J_INT },
+	[TM_JR_DPORT] = { "dport", TM_J_ARRAY },
 	[TM_JR_DPORT_MIN] = { "dport_min", TM_J_INT },
 	[TM_JR_DPORT_MAX] = { "dport_max", TM_J_INT },
-	[TM_JR_PROTO] = { "proto", TM_J_INT },
+	[TM_JR_PROTO] = { "proto", TM_J_INTS },
 	[TM_JR_IIF] = { "iif", TM_J_STRING },
 	[TM_JR_IIF_INDEX] = { "iif_index", TM_J_INT },
 	[TM_JR_OIF] = { "oif", TM_J_STRING },
@@ -360,10 +365,11 @@ struct tm_json {
 	unsigned int refused;	/* of which commands emit() refused */
 	bool bad;		/* the document is bad */
 	bool stop;		/* not JSON, or too many errors */
-	/* the command being made */
+	/* the command being made: a rule's sets may have 512 values */
 	int argc;
-	const char *argv[TM_JSON_WORDS_MAX];
-	const char *keys[TM_JSON_WORDS_MAX];
+	size_t words_cap;
+	const char **argv;
+	const char **keys;
 };
 
 /* Memory */
@@ -1006,6 +1012,9 @@ static bool tm_json_typed(struct tm_json *j, const char *path,
 		[TM_J_INT] = "an integer",
 		[TM_J_BOOL] = "true or false",
 		[TM_J_ARRAY] = "an array",
+		[TM_J_ANY] = "anything",
+		[TM_J_STRINGS] = "a string or an array (a set)",
+		[TM_J_INTS] = "an integer or an array (a set)",
 	};
 	bool ok;
 
@@ -1026,6 +1035,14 @@ static bool tm_json_typed(struct tm_json *j, const char *path,
 		break;
 	case TM_J_ARRAY:
 		ok = v->type == JSON_ARRAY;
+		break;
+	case TM_J_STRINGS:
+		ok = v->type == JSON_STRING || v->type == JSON_ARRAY;
+		if (v->nul)
+			return tm_json_typed(j, path, key, v, TM_J_STRING);
+		break;
+	case TM_J_INTS:
+		ok = v->type == JSON_INTEGER || v->type == JSON_ARRAY;
 		break;
 	default:
 		ok = true;
@@ -1128,8 +1145,17 @@ static bool tm_json_missing(struct tm_json *j, const char *path,
 static void tm_json_word(struct tm_json *j, const char *word,
 			 const char *key)
 {
-	if (j->argc >= TM_JSON_WORDS_MAX)
-		return;
+	size_t cap = j->words_cap;
+
+	j->argv = tm_grow(j->argv, &j->words_cap, j->argc + 1,
+			  sizeof(*j->argv));
+	if (cap != j->words_cap) {
+		j->keys = realloc(j->keys, j->words_cap * sizeof(*j->keys));
+		if (!j->keys) {
+			fputs("tmctl: out of memory\n", stderr);
+			exit(TMCTL_EPARSE);
+		}
+	}
 	j->argv[j->argc] = word;
 	j->keys[j->argc] = key;
 	j->argc++;
@@ -1490,6 +1516,108 @@ static void tm_json_action(struct tm_json *j, const struct tm_json_val **v,
 	}
 }
 
+/*
+ * The values of member @i when it is an array, a set: each a string (with
+ * @strings) or an integer (with @ints), and one word of the text, without
+ * what separates the words of a set; else reported at KEY[N].
+ */
+static bool tm_json_set_ok(struct tm_json *j, const char *path,
+			   const struct tm_json_val **v, int i, bool strings,
+			   bool ints)
+{
+	const char *key = tm_json_rule[i].name, *ekey;
+	struct tm_json_val ev;
+	bool ok = true;
+	json_t *elem;
+	size_t k;
+
+	if (!v[i] || v[i]->type != JSON_ARRAY || !v[i]->json)
+		return true;
+	json_array_foreach(v[i]->json, k, elem) {
+		tm_json_from(j, elem, &ev);
+		ekey = tm_json_printf(j, "%s[%zu]", key, k);
+		if (ints && ev.type == JSON_INTEGER)
+			continue;
+		if (!strings || ev.type != JSON_STRING) {
+			tm_json_error(j, path, ekey, "expected %s, not %s",
+				      !strings ? "an integer" : ints ?
+				      "a string or an integer" : "a string",
+				      tm_json_type_name(&ev));
+			ok = false;
+		} else if (!tm_json_typed(j, path, ekey, &ev, TM_J_STRING)) {
+			ok = false;
+		} else if (!ev.len || strpbrk(ev.s, " \t\n\r\v\f,{}")) {
+			tm_json_error(j, path, ekey,
+				      "'%s': a value of a set is one word, without blanks, ',', '{' or '}'",
+				      ev.s);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/*
+ * Member @i, an array: the set "KEYWORD { V, V }" of the text, each value
+ * a word of its own with its ',', keyed KEY[N], as the text prints it (a
+ * prefix without a host's full length, a protocol by name).
+ */
+static void tm_json_set(struct tm_json *j, const struct tm_json_val **v,
+			int i, const char *keyword)
+{
+	const char *key = tm_json_rule[i].name, *val;
+	size_t k, n = json_array_size(v[i]->json), len;
+	struct tm_json_val ev;
+	json_t *elem;
+	char *word;
+
+	tm_json_word(j, keyword, key);
+	tm_json_word(j, "{", key);
+	json_array_foreach(v[i]->json, k, elem) {
+		tm_json_from(j, elem, &ev);
+		val = i == TM_JR_PROTO ? tm_json_proto(&ev) :
+		      i == TM_JR_SRC || i == TM_JR_DST ?
+		      tm_json_prefix(j, &ev) : ev.s;
+		if (k + 1 < n) {
+			len = strlen(val);
+			word = tm_json_alloc(j, len + 2);
+			memcpy(word, val, len);
+			memcpy(word + len, ",", 2);
+			val = word;
+		}
+		tm_json_word(j, val, tm_json_printf(j, "%s[%zu]", key, k));
+	}
+	tm_json_word(j, "}", key);
+}
+
+/* "src P", "dst P", or their set. */
+static void tm_json_addr(struct tm_json *j, const struct tm_json_val **v,
+			 int i, const char *keyword)
+{
+	const char *key = tm_json_rule[i].name;
+
+	if (!v[i])
+		return;
+	if (v[i]->type == JSON_ARRAY) {
+		tm_json_set(j, v, i, keyword);
+		return;
+	}
+	tm_json_word(j, keyword, key);
+	tm_json_word(j, tm_json_prefix(j, v[i]), key);
+}
+
+/* The first address of member @v: its string, or its set's first. */
+static const char *tm_json_first_addr(const struct tm_json_val *v)
+{
+	const json_t *e;
+
+	if (!v)
+		return NULL;
+	if (v->type == JSON_STRING)
+		return v->s;
+	e = v->json ? json_array_get(v->json, 0) : NULL;
+	return e && json_is_string(e) ? json_string_value(e) : NULL;
+}
+
 /* The rule's checks that are not the text's: its table, its action. */
 static bool tm_json_rule_ok(struct tm_json *j, const char *path,
 			    const struct tm_json_val **v, const char *table)
@@ -1523,6 +1651,11 @@ static bool tm_json_rule_ok(struct tm_json *j, const char *path,
 	ok &= tm_json_ports_ok(j, path, v, TM_JR_ICMP_TYPE_MIN);
 	ok &= tm_json_ports_ok(j, path, v, TM_JR_ICMP_CODE_MIN);
 	ok &= tm_json_both(j, path, v, TM_JR_TCP_FLAGS_MASK, TM_JR_TCP_FLAGS);
+	ok &= tm_json_set_ok(j, path, v, TM_JR_SRC, true, false);
+	ok &= tm_json_set_ok(j, path, v, TM_JR_DST, true, false);
+	ok &= tm_json_set_ok(j, path, v, TM_JR_SPORT, true, true);
+	ok &= tm_json_set_ok(j, path, v, TM_JR_DPORT, true, true);
+	ok &= tm_json_set_ok(j, path, v, TM_JR_PROTO, false, true);
 	return ok;
 }
 
@@ -1536,7 +1669,7 @@ static void tm_json_rule_obj(struct tm_json *j, const char *path,
 {
 	const struct tm_json_member *m = tm_json_rule;
 	const struct tm_json_val **v = o->v;
-	const struct tm_json_val *addr;
+	const char *addr;
 
 	if (!tm_json_rule_ok(j, path, v, arg) || !o->ok)
 		return;
@@ -1546,27 +1679,26 @@ static void tm_json_rule_obj(struct tm_json *j, const char *path,
 	tm_json_word(j, arg, NULL);
 	tm_json_pair(j, m, v, TM_JR_ID);
 	tm_json_pair(j, m, v, TM_JR_PRIORITY);
-	/* The family, unless the first address tells it. */
-	addr = v[TM_JR_SRC] ? v[TM_JR_SRC] : v[TM_JR_DST];
+	/* The family, unless the first address (of a set too) tells it. */
+	addr = tm_json_first_addr(v[TM_JR_SRC] ? v[TM_JR_SRC] : v[TM_JR_DST]);
 	if (v[TM_JR_FAMILY] &&
 	    (!addr || strcmp(v[TM_JR_FAMILY]->s,
-			     strchr(addr->s, ':') ? "ip6" : "ip"))) {
+			     strchr(addr, ':') ? "ip6" : "ip"))) {
 		tm_json_word(j, "family", m[TM_JR_FAMILY].name);
 		tm_json_word(j, v[TM_JR_FAMILY]->s, m[TM_JR_FAMILY].name);
 	}
-	if (v[TM_JR_SRC]) {
-		tm_json_word(j, "src", m[TM_JR_SRC].name);
-		tm_json_word(j, tm_json_prefix(j, v[TM_JR_SRC]),
-			     m[TM_JR_SRC].name);
-	}
-	if (v[TM_JR_DST]) {
-		tm_json_word(j, "dst", m[TM_JR_DST].name);
-		tm_json_word(j, tm_json_prefix(j, v[TM_JR_DST]),
-			     m[TM_JR_DST].name);
-	}
+	tm_json_addr(j, v, TM_JR_SRC, "src");
+	tm_json_addr(j, v, TM_JR_DST, "dst");
+	/* A range and a set of the same field: "given twice" in the text. */
 	tm_json_ports(j, v, TM_JR_SPORT_MIN, "sport");
+	if (v[TM_JR_SPORT])
+		tm_json_set(j, v, TM_JR_SPORT, "sport");
 	tm_json_ports(j, v, TM_JR_DPORT_MIN, "dport");
-	if (v[TM_JR_PROTO]) {
+	if (v[TM_JR_DPORT])
+		tm_json_set(j, v, TM_JR_DPORT, "dport");
+	if (v[TM_JR_PROTO] && v[TM_JR_PROTO]->type == JSON_ARRAY) {
+		tm_json_set(j, v, TM_JR_PROTO, "proto");
+	} else if (v[TM_JR_PROTO]) {
 		tm_json_word(j, "proto", m[TM_JR_PROTO].name);
 		tm_json_word(j, tm_json_proto(v[TM_JR_PROTO]),
 			     m[TM_JR_PROTO].name);
@@ -1882,5 +2014,7 @@ void tm_json_free(struct tm_json *j)
 	free(j->copy);
 	free(j->big);
 	free(j->box);
+	free(j->argv);
+	free(j->keys);
 	free(j);
 }

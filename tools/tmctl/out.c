@@ -4,7 +4,8 @@
  * object per line as "key value key value ...", JSON mode (-j) prints the
  * same keys ('-' becoming '_') in objects, in an array for a list, and
  * objects may hold arrays of objects (printed as the lines that follow in
- * text mode).  A top-level JSON object or list ends its line.
+ * text mode) or of values (a NULL key: a rule's sets, in JSON only).  A
+ * top-level JSON object or list ends its line.
  */
 #include <stdio.h>
 
@@ -95,14 +96,18 @@ void tm_out_end_object(void)
 	tm_out_pop();
 }
 
+/* A member's key; NULL: an element of an array of values, no key. */
 static void tm_out_key(const char *key)
 {
 	tm_out_item();
 	if (tmctl.json) {
-		tm_json_str(key, true);
-		putchar(':');
+		if (key) {
+			tm_json_str(key, true);
+			putchar(':');
+		}
 	} else {
-		printf("%s%s ", tm_out_line ? " " : "", key);
+		printf("%s%s%s", tm_out_line ? " " : "", key ? key : "",
+		       key ? " " : "");
 	}
 	tm_out_line++;
 }

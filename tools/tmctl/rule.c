@@ -38,18 +38,19 @@ static int tm_rule_cb(const struct nlmsghdr *nlh, void *data)
 
 static int tm_rule_change(const struct tm_words *w, enum tm_rule_verb verb)
 {
+	/* A rule with sets takes more than MNL_SOCKET_BUFFER_SIZE. */
+	static char buf[TM_MSG_MAX] __attribute__((aligned(8)));
 	struct tm_rule_cb_ctx c = { .table = w->argv[0] };
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	bool echo = tmctl.echo && (verb == TM_VERB_ADD ||
 				   verb == TM_VERB_REPLACE);
 	struct tm_rule_req r;
 	struct nlmsghdr *nlh;
-	int ret;
+	int ret = TMCTL_OK;
 
 	if (tm_rule_parse(w, verb, &r))
 		return TMCTL_EPARSE;
 	if (tmctl.check)
-		return TMCTL_OK;
+		goto out;
 	nlh = tm_nl_request(buf, tm_rule_cmd(verb), echo ? NLM_F_ECHO : 0);
 	tm_rule_put(nlh, &r, NULL);
 	if (echo)
@@ -57,6 +58,8 @@ static int tm_rule_change(const struct tm_words *w, enum tm_rule_verb verb)
 	ret = tm_nl_talk(nlh, echo ? tm_rule_cb : NULL, &c, w->what);
 	if (echo)
 		tm_out_end_list();
+out:
+	tm_rule_req_free(&r);
 	return ret;
 }
 

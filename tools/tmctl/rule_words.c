@@ -7,10 +7,17 @@
  * "rule add", which read back as a batch file) and as JSON members.  Rule
  * commands, batch files, import, listings and monitor all go through it:
  * a new match field is one row, and one type if its values are new.
+ *
+ * A row with a set attribute also takes a set of values, "KEYWORD { V, V
+ * }" as nftables writes its anonymous sets: the set is read, put and
+ * printed here (tm_set_parse(), tm_rule_set_put(), tm_rule_set_print()),
+ * each of its values by the row's type as it does the value of a plain
+ * keyword.
  */
 #include <arpa/inet.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tmctl.h"
@@ -27,6 +34,14 @@ struct tm_rule_word;
  * @put: add the attribute(s) of @r, each recorded in @map for word @word
  * @text: print " KEYWORD VALUE" of a reply, if it has one worth printing
  * @json: the same as members, with tm_out_*()
+ * @size: for a type of sets, the bytes of its value in struct tm_rule_req
+ *	(at most those of union tm_rule_value.v)
+ * @str: for a type of sets, the value of @tb (a reply's, or one value's of
+ *	a set) as a word of the text, in @buf; NULL without one
+ * @elem: for a type of sets, the same as an element of a JSON array, as
+ *	@json prints it, with tm_out_*() and no key
+ * @free_text: its value is any word, even one starting with '{': never
+ *	taken for a set
  *
  * Each gets its row @d: the attribute, the field and the offset of the
  * value in struct tm_rule_req.  A NULL @put is a word never sent, a NULL
@@ -39,7 +54,16 @@ struct tm_rule_type {
 		    const struct tm_rule_word *d, const struct tm_rule_req *r);
 	void (*text)(const struct nlattr **tb, const struct tm_rule_word *d);
 	void (*json)(const struct nlattr **tb, const struct tm_rule_word *d);
+	size_t size;
+	const char *(*str)(const struct nlattr **tb,
+			   const struct tm_rule_word *d, char *buf,
+			   size_t len);
+	void (*elem)(const struct nlattr **tb, const struct tm_rule_word *d);
+	bool free_text;
 };
+
+/* The longest value @str writes: an IPv6 prefix. */
+#define TM_RW_STR_MAX	(INET6_ADDRSTRLEN + 8)
 
 /**
  * struct tm_rule_word - one keyword of a rule
@@ -54,6 +78,8 @@ struct tm_rule_type {
  * @action: TM_ACT_* of an action keyword
  * @attr: its attribute, the first of a pair (address and length, min and
  *	max); an action's value attribute
+ * @set_attr: the attribute of its set, for a keyword of one value word
+ *	that also takes a set; 0 for one that does not
  * @off: offset of the value in struct tm_rule_req
  * @min: the smallest number it takes
  * @max: the largest number it takes, or the longest string
@@ -68,6 +94,7 @@ struct tm_rule_word {
 	bool counter;
 	uint8_t action;
 	uint16_t attr;
+	uint16_t set_attr;
 	size_t off;
 	uint64_t min, max;
 };
@@ -232,11 +259,36 @@ static void tm_rw_prefix_json(const struct nlattr **tb,
 			   tm_prefix_str(&p, false, buf, sizeof(buf)));
 }
 
+/* A set's value prints whatever its length: the set has it. */
+static const char *tm_rw_prefix_str(const struct nlattr **tb,
+				    const struct tm_rule_word *d, char *buf,
+				    size_t len)
+{
+	struct tm_prefix p;
+
+	if (!tm_rw_get_prefix(tb, d->attr, &p))
+		return NULL;
+	return tm_prefix_str(&p, true, buf, len);
+}
+
+static void tm_rw_prefix_elem(const struct nlattr **tb,
+			      const struct tm_rule_word *d)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	struct tm_prefix p;
+
+	if (tm_rw_get_prefix(tb, d->attr, &p))
+		tm_out_str(NULL, tm_prefix_str(&p, false, buf, sizeof(buf)));
+}
+
 static const struct tm_rule_type tm_rw_prefix = {
 	.parse = tm_rw_prefix_parse,
 	.put = tm_rw_prefix_put,
 	.text = tm_rw_prefix_text,
 	.json = tm_rw_prefix_json,
+	.size = sizeof(struct tm_prefix),
+	.str = tm_rw_prefix_str,
+	.elem = tm_rw_prefix_elem,
 };
 
 /*
@@ -263,17 +315,42 @@ static uint8_t tm_rw_family_of(const struct tm_prefix *p)
 	return p->af == 4 ? TM_FAMILY_IPV4 : TM_FAMILY_IPV6;
 }
 
+/*
+ * The first address of a reply's field: its attribute @addr, else the
+ * first value of its set @set.  Whether the text prints it: a /0 prefix
+ * is printed in a set, as every value of a set, not alone.
+ */
+static bool tm_rw_first_prefix(const struct nlattr **tb, int addr, int set,
+			       struct tm_prefix *p)
+{
+	const struct nlattr *etb[TM_A_MAX + 1];
+	const struct nlattr *e;
+
+	if (tm_rw_get_prefix(tb, addr, p))
+		return p->len;
+	if (!tb[set])
+		return false;
+	e = mnl_attr_get_payload(tb[set]);
+	if (!mnl_attr_ok(e, (int)mnl_attr_get_payload_len(tb[set])) ||
+	    tm_nl_parse_nested(e, etb) < 0)
+		return false;
+	return tm_rw_get_prefix(etb, addr, p);
+}
+
 static void tm_rw_family_text(const struct nlattr **tb,
 			      const struct tm_rule_word *d)
 {
 	struct tm_prefix src, dst;
 	uint8_t fam = 0, implied = 0;
+	bool src_shown, dst_shown;
 
-	tm_rw_get_prefix(tb, TM_A_RULE_SRC, &src);
-	tm_rw_get_prefix(tb, TM_A_RULE_DST, &dst);
-	if (src.len)
+	src_shown = tm_rw_first_prefix(tb, TM_A_RULE_SRC, TM_A_RULE_SRC_SET,
+				       &src);
+	dst_shown = tm_rw_first_prefix(tb, TM_A_RULE_DST, TM_A_RULE_DST_SET,
+				       &dst);
+	if (src_shown)
 		implied = tm_rw_family_of(&src);
-	else if (dst.len)
+	else if (dst_shown)
 		implied = tm_rw_family_of(&dst);
 	if (tb[d->attr])
 		fam = mnl_attr_get_u8(tb[d->attr]);
@@ -331,19 +408,32 @@ static void tm_rw_ports_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
 	tm_rw_attr(nlh, map, word, d->attr + 1, 2, &range[1]);
 }
 
+/* P or LO-HI, when the reply has either attribute. */
+static const char *tm_rw_ports_str(const struct nlattr **tb,
+				   const struct tm_rule_word *d, char *buf,
+				   size_t len)
+{
+	uint16_t range[2];
+
+	if (!tb[d->attr] && !tb[d->attr + 1])
+		return NULL;
+	tm_rw_get_ports(tb, d->attr, range);
+	if (range[0] == range[1])
+		snprintf(buf, len, "%u", range[0]);
+	else
+		snprintf(buf, len, "%u-%u", range[0], range[1]);
+	return buf;
+}
+
 static void tm_rw_ports_text(const struct nlattr **tb,
 			     const struct tm_rule_word *d)
 {
 	uint16_t range[2];
 	char buf[16];
 
-	if (!tm_rw_get_ports(tb, d->attr, range))
-		return;
-	if (range[0] == range[1])
-		snprintf(buf, sizeof(buf), "%u", range[0]);
-	else
-		snprintf(buf, sizeof(buf), "%u-%u", range[0], range[1]);
-	tm_rw_text_word(d->keyword, buf);
+	if (tm_rw_get_ports(tb, d->attr, range))
+		tm_rw_text_word(d->keyword,
+				tm_rw_ports_str(tb, d, buf, sizeof(buf)));
 }
 
 /* "sport-min" and "sport-max", whenever the reply has either. */
@@ -362,11 +452,26 @@ static void tm_rw_ports_json(const struct nlattr **tb,
 	tm_out_u64(key, range[1]);
 }
 
+/* A set's range is a string of the text's: "80", "443-445". */
+static void tm_rw_ports_elem(const struct nlattr **tb,
+			     const struct tm_rule_word *d)
+{
+	const char *s;
+	char buf[16];
+
+	s = tm_rw_ports_str(tb, d, buf, sizeof(buf));
+	if (s)
+		tm_out_str(NULL, s);
+}
+
 static const struct tm_rule_type tm_rw_ports = {
 	.parse = tm_rw_ports_parse,
 	.put = tm_rw_ports_put,
 	.text = tm_rw_ports_text,
 	.json = tm_rw_ports_json,
+	.size = 2 * sizeof(uint16_t),
+	.str = tm_rw_ports_str,
+	.elem = tm_rw_ports_elem,
 };
 
 /* The protocol: a name or a number, a number in JSON. */
@@ -378,15 +483,24 @@ static int tm_rw_proto_parse(const struct tm_words *w, int v,
 	return tm_parse_proto(w, v, TM_RULE_VAL(r, d, uint8_t));
 }
 
+static const char *tm_rw_proto_str(const struct nlattr **tb,
+				   const struct tm_rule_word *d, char *buf,
+				   size_t len)
+{
+	if (!tb[d->attr])
+		return NULL;
+	return tm_proto_name(mnl_attr_get_u8(tb[d->attr]), buf, len);
+}
+
 static void tm_rw_proto_text(const struct nlattr **tb,
 			     const struct tm_rule_word *d)
 {
+	const char *s;
 	char buf[8];
 
-	if (tb[d->attr])
-		tm_rw_text_word(d->keyword,
-				tm_proto_name(mnl_attr_get_u8(tb[d->attr]),
-					      buf, sizeof(buf)));
+	s = tm_rw_proto_str(tb, d, buf, sizeof(buf));
+	if (s)
+		tm_rw_text_word(d->keyword, s);
 }
 
 static void tm_rw_proto_json(const struct nlattr **tb,
@@ -396,11 +510,21 @@ static void tm_rw_proto_json(const struct nlattr **tb,
 		tm_out_u64(d->keyword, mnl_attr_get_u8(tb[d->attr]));
 }
 
+static void tm_rw_proto_elem(const struct nlattr **tb,
+			     const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		tm_out_u64(NULL, mnl_attr_get_u8(tb[d->attr]));
+}
+
 static const struct tm_rule_type tm_rw_proto = {
 	.parse = tm_rw_proto_parse,
 	.put = tm_rw_u8_put,
 	.text = tm_rw_proto_text,
 	.json = tm_rw_proto_json,
+	.size = sizeof(uint8_t),
+	.str = tm_rw_proto_str,
+	.elem = tm_rw_proto_elem,
 };
 
 /* Devices: a name or an ifindex; 0 is any device. */
@@ -496,6 +620,7 @@ static const struct tm_rule_type tm_rw_string = {
 	.put = tm_rw_string_put,
 	.text = tm_rw_string_text,
 	.json = tm_rw_string_json,
+	.free_text = true,
 };
 
 /* A flag: the attribute without a payload. */
@@ -705,6 +830,7 @@ static const struct tm_rule_type tm_rw_lb = {
 	.put = tm_rw_lb_put,
 	.text = tm_rw_lb_text,
 	.json = tm_rw_lb_json,
+	.free_text = true,
 };
 
 /*
@@ -1099,17 +1225,17 @@ static const struct tm_rule_word tm_rule_words[] = {
 		 family),
 	  .what = "family", .verbs = TM_V_SET },
 	{ TM_KEY("src", TM_F_SRC, tm_rw_prefix, TM_A_RULE_SRC, src),
-	  .verbs = TM_V_SET },
+	  .verbs = TM_V_SET, .set_attr = TM_A_RULE_SRC_SET },
 	{ TM_KEY("dst", TM_F_DST, tm_rw_prefix, TM_A_RULE_DST, dst),
-	  .verbs = TM_V_SET },
+	  .verbs = TM_V_SET, .set_attr = TM_A_RULE_DST_SET },
 	{ TM_KEY("sport", TM_F_SPORT, tm_rw_ports, TM_A_RULE_SPORT_MIN,
 		 sport),
-	  .verbs = TM_V_SET },
+	  .verbs = TM_V_SET, .set_attr = TM_A_RULE_SPORT_SET },
 	{ TM_KEY("dport", TM_F_DPORT, tm_rw_ports, TM_A_RULE_DPORT_MIN,
 		 dport),
-	  .verbs = TM_V_SET },
+	  .verbs = TM_V_SET, .set_attr = TM_A_RULE_DPORT_SET },
 	{ TM_KEY("proto", TM_F_PROTO, tm_rw_proto, TM_A_RULE_PROTO, proto),
-	  .verbs = TM_V_SET },
+	  .verbs = TM_V_SET, .set_attr = TM_A_RULE_PROTO_SET },
 	{ TM_KEY("iif", TM_F_IIF, tm_rw_dev, TM_A_RULE_IIF, iif),
 	  .verbs = TM_V_SET },
 	{ TM_KEY("oif", TM_F_OIF, tm_rw_dev, TM_A_RULE_OIF, oif),
@@ -1178,36 +1304,413 @@ uint8_t tm_rule_cmd(enum tm_rule_verb verb)
 	}
 }
 
-/* The addresses and the family agree: checked once all words are read. */
+/* Sets */
+
+/* Blanks in a word: a quoted word of a file, or of a shell. */
+#define TM_SET_BLANKS	" \t\n\r\v\f"
+
+/*
+ * Word @v of @w from its byte @off on, as a command of one word, for the
+ * parser and the messages about one value of a set: "{10.0.0.0/8,::1}"
+ * names '::1' at its own column.  (A word with blanks was quoted: its
+ * bytes are not the file's, it keeps its column.)
+ */
+struct tm_set_view {
+	struct tm_words w;
+	char *argv[1];
+	struct tm_pos pos;
+};
+
+static void tm_set_view(const struct tm_words *w, int v, size_t off,
+			struct tm_set_view *s)
+{
+	s->w = *w;
+	s->argv[0] = w->argv[v] + off;
+	s->w.argv = s->argv;
+	s->w.argc = 1;
+	s->w.keys = w->keys ? &w->keys[v] : NULL;
+	if (w->pos) {
+		s->pos = w->pos[v];
+		if (!w->argv[v][strcspn(w->argv[v], TM_SET_BLANKS)])
+			s->pos.col += (unsigned int)off;
+		s->w.pos = &s->pos;
+	}
+}
+
+/* A token of a set: '{', ',', '}', or a value (c 0) of @len bytes. */
+struct tm_set_tok {
+	int word;
+	size_t off, len;
+	char c;
+};
+
+/* The token at byte *@off of word *@v or after: false past the last word. */
+static bool tm_set_next(const struct tm_words *w, int *v, size_t *off,
+			struct tm_set_tok *t)
+{
+	const char *s;
+
+	for (; *v < w->argc; ++*v, *off = 0) {
+		s = w->argv[*v] + *off;
+		s += strspn(s, TM_SET_BLANKS);
+		if (!*s)
+			continue;
+		t->word = *v;
+		t->off = (size_t)(s - w->argv[*v]);
+		t->c = strchr("{,}", *s) ? *s : 0;
+		t->len = t->c ? 1 : strcspn(s, TM_SET_BLANKS "{,}");
+		*off = t->off + t->len;
+		return true;
+	}
+	return false;
+}
+
+/* What tm_rule_parse() keeps while it reads the sets of a rule. */
+struct tm_set_ctx {
+	size_t cap;		/* of r->set */
+	uint64_t entries;	/* the product of the sets' sizes */
+};
+
+/*
+ * Value @t of a set of row @d, parsed by the row's type as a word of its
+ * own, appended to r->set.
+ */
+static int tm_set_value(const struct tm_words *w, const struct tm_set_tok *t,
+			const struct tm_rule_word *d, struct tm_rule_req *r,
+			struct tm_set_ctx *c)
+{
+	char *end = w->argv[t->word] + t->off + t->len, saved = *end;
+	struct tm_rule_value *val;
+	struct tm_set_view one;
+	int err;
+
+	tm_set_view(w, t->word, t->off, &one);
+	if (r->nset >= TM_SET_VALUES_MAX)
+		return tm_werror(&one.w, 0,
+				 "'%.*s': more than %u values in the rule's sets",
+				 (int)t->len, one.argv[0], TM_SET_VALUES_MAX);
+	/* The value alone: its word ends after it for a while. */
+	if (saved)
+		*end = '\0';
+	err = d->type->parse(&one.w, 0, d, r);
+	if (saved)
+		*end = saved;
+	if (err)
+		return TMCTL_EPARSE;
+	r->set = tm_grow(r->set, &c->cap, r->nset + 1, sizeof(*r->set));
+	val = &r->set[r->nset++];
+	memcpy(&val->v, TM_RULE_CVAL(r, d, char), d->type->size);
+	val->word = (int16_t)t->word;
+	val->field = d->field;
+	val->off = (uint32_t)t->off;
+	val->len = (uint32_t)t->len;
+	return 0;
+}
+
+/* The @len bytes at @s are a keyword of a rule: the set ended before. */
+static bool tm_set_keyword(const char *s, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tm_rule_words); i++)
+		if (strlen(tm_rule_words[i].keyword) == len &&
+		    !strncmp(s, tm_rule_words[i].keyword, len))
+			return true;
+	return false;
+}
+
+/*
+ * The set "{ V, V }" of row @d from its '{', byte @brace of word @v,
+ * however blanks split it into words; its values in r->set.  Returns the
+ * last word it took, or -1 (reported).
+ */
+static int tm_set_parse(const struct tm_words *w, int v, size_t brace,
+			const struct tm_rule_word *d, struct tm_rule_req *r,
+			struct tm_set_ctx *c)
+{
+	struct tm_set_tok t, comma = {};
+	struct tm_set_view at, open;
+	bool value = true;	/* a value comes next: after '{' or ',' */
+	size_t off = brace + 1;
+	unsigned int n = 0;
+	int next = v;
+
+	tm_set_view(w, v, brace, &open);
+	for (;;) {
+		if (!tm_set_next(w, &next, &off, &t)) {
+			tm_werror(&open.w, 0,
+				  "'%s': missing '}' closing the %s set",
+				  w->argv[v], d->keyword);
+			return -1;
+		}
+		if (value && !t.c) {
+			if (tm_set_value(w, &t, d, r, c))
+				return -1;
+			n++;
+			value = false;
+			continue;
+		}
+		if (!value && t.c == ',') {
+			comma = t;
+			value = true;
+			continue;
+		}
+		if (!value && t.c == '}')
+			break;
+		if (t.c == '}' && !n) {
+			tm_werror(&open.w, 0, "'%s': empty %s set", w->argv[v],
+				  d->keyword);
+			return -1;
+		}
+		/* A ',' before a '}' or another ',', or first. */
+		if (t.c == '}' || t.c == ',') {
+			if (t.c == '}')
+				t = comma;
+			tm_set_view(w, t.word, t.off, &at);
+			tm_werror(&at.w, 0, "'%s': stray ',' in the %s set",
+				  w->argv[t.word], d->keyword);
+			return -1;
+		}
+		tm_set_view(w, t.word, t.off, &at);
+		if (t.c == '{')
+			tm_werror(&at.w, 0, "'%s': a '{' inside the %s set",
+				  w->argv[t.word], d->keyword);
+		else if (tm_set_keyword(at.argv[0], t.len))
+			tm_werror(&at.w, 0,
+				  "'%.*s': missing '}' closing the %s set before it",
+				  (int)t.len, at.argv[0], d->keyword);
+		else
+			tm_werror(&at.w, 0,
+				  "'%.*s': expected ',' or '}' in the %s set",
+				  (int)t.len, at.argv[0], d->keyword);
+		return -1;
+	}
+	/* The '}' ends its word too. */
+	off += strspn(w->argv[t.word] + off, TM_SET_BLANKS);
+	if (w->argv[t.word][off]) {
+		tm_set_view(w, t.word, off, &at);
+		tm_werror(&at.w, 0, "'%s': unexpected '%s' after the %s set",
+			  w->argv[t.word], at.argv[0], d->keyword);
+		return -1;
+	}
+	c->entries *= n;
+	if (c->entries > TM_SET_ENTRIES_MAX) {
+		tm_werror(&open.w, 0,
+			  "'%s': the rule's sets make %llu entries (their cross product), more than %u",
+			  w->argv[v], (unsigned long long)c->entries,
+			  TM_SET_ENTRIES_MAX);
+		return -1;
+	}
+	r->sets |= 1u << d->field;
+	return t.word;
+}
+
+/* Word @v is a set for row @d, which takes none: refused. */
+static int tm_set_none(const struct tm_words *w, int v,
+		       const struct tm_rule_word *d)
+{
+	unsigned int i, k = 0, n = 0;
+	char list[128];
+	size_t used = 0;
+
+	for (i = 0; i < ARRAY_SIZE(tm_rule_words); i++)
+		n += !!tm_rule_words[i].set_attr;
+	list[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(tm_rule_words) && used < sizeof(list); i++) {
+		if (!tm_rule_words[i].set_attr)
+			continue;
+		used += snprintf(list + used, sizeof(list) - used, "%s%s",
+				 !k ? "" : k + 1 == n ? " and " : ", ",
+				 tm_rule_words[i].keyword);
+		k++;
+	}
+	return tm_werror(w, v, "'%s': %s takes no set (sets are for %s)",
+			 w->argv[v], d->keyword, list);
+}
+
+/*
+ * The value word of row @d, at @v, when it is not a set: a '{' for a
+ * keyword without sets, or values with ',' for one with, are refused.
+ */
+static int tm_set_not(const struct tm_words *w, int v,
+		      const struct tm_rule_word *d)
+{
+	const char *arg = w->argv[v];
+
+	if (d->set_attr && strpbrk(arg, ",{}"))
+		return tm_werror(w, v,
+				 "'%s': a set of values is written in braces: %s { V, V }",
+				 arg, d->keyword);
+	if (!d->set_attr && !d->type->free_text && arg[0] == '{')
+		return tm_set_none(w, v, d);
+	return 0;
+}
+
+/*
+ * The set of row @d: one TM_A_RULE_SET_ELEM per value, each with the
+ * attributes the row's type puts for a plain value, the word of the value
+ * in @map.
+ */
+static void tm_rule_set_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
+			    const struct tm_rule_word *d,
+			    const struct tm_rule_req *r)
+{
+	struct tm_rule_req one = {};
+	struct nlattr *set, *elem;
+	unsigned int i;
+
+	tm_attr_map_add(map, nlh, r->word[d->field]);
+	set = mnl_attr_nest_start(nlh, d->set_attr);
+	for (i = 0; i < r->nset; i++) {
+		if (r->set[i].field != d->field)
+			continue;
+		memcpy(TM_RULE_VAL(&one, d, char), &r->set[i].v, d->type->size);
+		tm_attr_map_add(map, nlh, r->set[i].word);
+		elem = mnl_attr_nest_start(nlh, TM_A_RULE_SET_ELEM);
+		d->type->put(nlh, map, r->set[i].word, d, &one);
+		mnl_attr_nest_end(nlh, elem);
+	}
+	mnl_attr_nest_end(nlh, set);
+}
+
+/*
+ * The set of row @d of a reply: " KEYWORD { V, V }" in the text, "KEYWORD":
+ * [V, V] in JSON, each value as the row's type prints it.
+ */
+static void tm_rule_set_print(const struct nlattr *set,
+			      const struct tm_rule_word *d, bool json)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	const struct nlattr *e;
+	char buf[TM_RW_STR_MAX];
+	const char *sep = " ", *s;
+
+	if (json)
+		tm_out_begin_array(d->keyword);
+	else
+		printf(" %s {", d->keyword);
+	mnl_attr_for_each_nested(e, set) {
+		if (mnl_attr_get_type(e) != TM_A_RULE_SET_ELEM ||
+		    tm_nl_parse_nested(e, tb) < 0)
+			continue;
+		if (json) {
+			d->type->elem(tb, d);
+			continue;
+		}
+		s = d->type->str(tb, d, buf, sizeof(buf));
+		printf("%s%s", sep, s ? s : "?");
+		sep = ", ";
+	}
+	if (json)
+		tm_out_end_array();
+	else
+		printf(" }");
+}
+
+void tm_rule_req_free(struct tm_rule_req *r)
+{
+	free(r->set);
+	r->set = NULL;
+	r->nset = 0;
+	r->sets = 0;
+}
+
+/* Checks */
+
+/*
+ * The first address of field @f (TM_F_SRC or TM_F_DST): its value, or the
+ * first of its set (@val, else NULL); NULL when the field is not given.
+ */
+static const struct tm_prefix *tm_rule_addr(const struct tm_rule_req *r,
+					    int f,
+					    const struct tm_rule_value **val)
+{
+	unsigned int i;
+
+	*val = NULL;
+	if (!TM_HAS(r, f))
+		return NULL;
+	if (!(r->sets & 1u << f))
+		return f == TM_F_SRC ? &r->src : &r->dst;
+	for (i = 0; i < r->nset; i++) {
+		if (r->set[i].field == f) {
+			*val = &r->set[i];
+			return &r->set[i].v.prefix;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Where the value of field @f was written, for a message: its word, or
+ * @val's bytes of its word.  Returns the length of the value.
+ */
+static int tm_rule_value_at(const struct tm_words *w,
+			    const struct tm_rule_req *r, int f,
+			    const struct tm_rule_value *val,
+			    struct tm_set_view *at)
+{
+	if (!val) {
+		tm_set_view(w, r->word[f], 0, at);
+		return (int)strlen(at->argv[0]);
+	}
+	tm_set_view(w, val->word, val->off, at);
+	return (int)val->len;
+}
+
+/*
+ * The addresses and the family agree: checked once all words are read.  A
+ * set's addresses are of one family, which its first tells as a plain
+ * address does.
+ */
 static int tm_rule_check_family(const struct tm_words *w,
 				const struct tm_rule_req *r)
 {
 	bool want4 = r->family == TM_FAMILY_IPV4, v4;
-	const struct tm_prefix *p;
-	int f, word;
+	const struct tm_rule_value *first[2], *val;
+	const struct tm_prefix *p[2], *q;
+	struct tm_set_view at;
+	unsigned int i;
+	int f, n;
 
-	if (TM_HAS(r, TM_F_SRC) && TM_HAS(r, TM_F_DST) &&
-	    r->src.af != r->dst.af)
-		return tm_werror(w, r->word[TM_F_DST],
-				 "'%s': %s destination but %s source",
-				 w->argv[r->word[TM_F_DST]],
-				 tm_af_name(r->dst.af), tm_af_name(r->src.af));
+	for (i = 0; i < r->nset; i++) {
+		val = &r->set[i];
+		if (val->field != TM_F_SRC && val->field != TM_F_DST)
+			continue;
+		p[0] = tm_rule_addr(r, val->field, &first[0]);
+		if (val->v.prefix.af == p[0]->af)
+			continue;
+		n = tm_rule_value_at(w, r, val->field, val, &at);
+		return tm_werror(&at.w, 0,
+				 "'%.*s': %s prefix in a %s set of %s prefixes",
+				 n, at.argv[0], tm_af_name(val->v.prefix.af),
+				 val->field == TM_F_SRC ? "src" : "dst",
+				 tm_af_name(p[0]->af));
+	}
+	p[0] = tm_rule_addr(r, TM_F_SRC, &first[0]);
+	p[1] = tm_rule_addr(r, TM_F_DST, &first[1]);
+	if (p[0] && p[1] && p[0]->af != p[1]->af) {
+		n = tm_rule_value_at(w, r, TM_F_DST, first[1], &at);
+		return tm_werror(&at.w, 0, "'%.*s': %s destination but %s source",
+				 n, at.argv[0], tm_af_name(p[1]->af),
+				 tm_af_name(p[0]->af));
+	}
 	if (!TM_HAS(r, TM_F_FAMILY))
 		return 0;
 	for (f = TM_F_SRC; f <= TM_F_DST; f++) {
-		if (!TM_HAS(r, f))
+		q = p[f - TM_F_SRC];
+		if (!q)
 			continue;
-		p = f == TM_F_SRC ? &r->src : &r->dst;
-		word = r->word[f];
+		n = tm_rule_value_at(w, r, f, first[f - TM_F_SRC], &at);
 		if (r->family == TM_FAMILY_INET)
-			return tm_werror(w, word,
-					 "'%s': a family inet rule matches no address (use family ip or ip6)",
-					 w->argv[word]);
-		v4 = p->af == 4;
+			return tm_werror(&at.w, 0,
+					 "'%.*s': a family inet rule matches no address (use family ip or ip6)",
+					 n, at.argv[0]);
+		v4 = q->af == 4;
 		if (v4 != want4)
-			return tm_werror(w, word,
-					 "'%s': %s prefix in a family %s rule",
-					 w->argv[word], tm_af_name(p->af),
+			return tm_werror(&at.w, 0,
+					 "'%.*s': %s prefix in a family %s rule",
+					 n, at.argv[0], tm_af_name(q->af),
 					 tm_family_names[r->family]);
 	}
 	return 0;
@@ -1252,16 +1755,15 @@ static const struct tm_verb_words *tm_verb_words(enum tm_rule_verb verb)
 	return &tm_verb_words_of[verb];
 }
 
-int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
-		  struct tm_rule_req *r)
+static int tm_rule_parse_words(const struct tm_words *w,
+			       enum tm_rule_verb verb, struct tm_rule_req *r)
 {
 	const struct tm_verb_words *vw = tm_verb_words(verb);
+	struct tm_set_ctx sets = { .entries = 1 };
 	const struct tm_rule_word *d;
-	int i, k, f;
+	size_t brace;
+	int i, k, f, n;
 
-	memset(r, 0, sizeof(*r));
-	for (f = 0; f < TM_F_MAX; f++)
-		r->word[f] = -1;
 	r->verb = verb;
 	if (tm_parse_table(w, 0))
 		return TMCTL_EPARSE;
@@ -1269,36 +1771,64 @@ int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 		return tm_werror(w, INT16_MAX, "too many words");
 	r->table = w->argv[0];
 	r->word[TM_F_TABLE] = 0;
-	for (i = 1; i < w->argc; i += 1 + d->words) {
+	for (i = 1; i < w->argc; i += 1 + n) {
 		if (!vw->n)
 			return tm_werror(w, i, "unexpected '%s'", w->argv[i]);
-		k = tm_keyword(w, i, vw->kw, vw->n);
+		/* "dport{22,80}": the keyword is before the '{'. */
+		brace = strcspn(w->argv[i], "{");
+		if (brace && w->argv[i][brace]) {
+			w->argv[i][brace] = '\0';
+			k = tm_keyword(w, i, vw->kw, vw->n);
+			w->argv[i][brace] = '{';
+		} else {
+			brace = 0;
+			k = tm_keyword(w, i, vw->kw, vw->n);
+		}
 		if (k < 0)
 			return TMCTL_EPARSE;
 		d = vw->row[k];
 		f = d->field;
+		n = d->words;
 		if (f == TM_F_ACTION && TM_HAS(r, f))
 			return tm_werror(w, i,
 					 "second action '%s', the rule already has '%s'",
 					 w->argv[i], w->argv[r->word[f]]);
 		if (TM_HAS(r, f))
 			return tm_werror(w, i, "%s given twice", d->keyword);
-		if (i + d->words >= w->argc && d->words > 1)
+		if (brace && !d->set_attr)
+			return tm_set_none(w, i, d);
+		if (brace) {
+			r->word[f] = i;
+			n = tm_set_parse(w, i, brace, d, r, &sets);
+			if (n < 0)
+				return TMCTL_EPARSE;
+			n -= i;
+			continue;
+		}
+		if (i + n >= w->argc && n > 1)
 			return tm_werror(w, i, "'%s' needs %u more words",
-					 w->argv[i], d->words);
-		if (i + d->words >= w->argc)
+					 w->argv[i], n);
+		if (i + n >= w->argc)
 			return tm_werror(w, i, "'%s' needs a value",
 					 w->argv[i]);
 		/*
-		 * The value's word (the last of several), or the keyword's
-		 * for flags and actions.
+		 * The value's word (the last of several; a set's first), or
+		 * the keyword's for flags and actions.
 		 */
-		r->word[f] = f == TM_F_ACTION || !d->words ? i : i + d->words;
-		if (d->type->parse(w, i + 1, d, r))
+		r->word[f] = f == TM_F_ACTION || !n ? i : i + n;
+		if (d->set_attr && w->argv[i + 1][0] == '{') {
+			n = tm_set_parse(w, i + 1, 0, d, r, &sets);
+			if (n < 0)
+				return TMCTL_EPARSE;
+			n -= i;
+			continue;
+		}
+		if ((n && tm_set_not(w, i + 1, d)) ||
+		    d->type->parse(w, i + 1, d, r))
 			return TMCTL_EPARSE;
 		/* "reject with TYPE" took two more words. */
 		if (r->word[TM_F_REJECT] > i)
-			i += 2;
+			n += 2;
 	}
 	if ((verb == TM_VERB_REPLACE || verb == TM_VERB_DEL) &&
 	    !TM_HAS(r, TM_F_ID))
@@ -1310,6 +1840,28 @@ int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 		return tm_werror(w, w->argc,
 				 "missing action (accept, drop, reject, mark, count or lb)");
 	return tm_rule_check_family(w, r);
+}
+
+int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
+		  struct tm_rule_req *r)
+{
+	struct tm_rule_value *set;
+	int f;
+
+	memset(r, 0, sizeof(*r));
+	for (f = 0; f < TM_F_MAX; f++)
+		r->word[f] = -1;
+	if (tm_rule_parse_words(w, verb, r)) {
+		tm_rule_req_free(r);
+		return TMCTL_EPARSE;
+	}
+	/* The values of the sets, in an array of their size. */
+	if (r->nset) {
+		set = realloc(r->set, r->nset * sizeof(*r->set));
+		if (set)
+			r->set = set;
+	}
+	return 0;
 }
 
 void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
@@ -1326,7 +1878,10 @@ void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 			continue;
 		if (d->field == TM_F_ACTION && r->action != d->action)
 			continue;
-		d->type->put(nlh, map, r->word[d->field], d, r);
+		if (r->sets & 1u << d->field)
+			tm_rule_set_put(nlh, map, d, r);
+		else
+			d->type->put(nlh, map, r->word[d->field], d, r);
 	}
 }
 
@@ -1359,7 +1914,11 @@ void tm_rule_text(const struct nlattr **tb, const char *verb,
 	tm_print_word(stdout, tm_rule_table(tb, table));
 	for (i = 0; i < ARRAY_SIZE(tm_rule_words); i++) {
 		d = &tm_rule_words[i];
-		if (d->type->text && tm_rule_prints(d, del, counters))
+		if (!d->type->text || !tm_rule_prints(d, del, counters))
+			continue;
+		if (d->set_attr && tb[d->set_attr])
+			tm_rule_set_print(tb[d->set_attr], d, false);
+		else
 			d->type->text(tb, d);
 	}
 	/* An action this tmctl does not know. */
@@ -1376,7 +1935,11 @@ void tm_rule_fields(const struct nlattr **tb, const char *table,
 	tm_out_str("table", tm_rule_table(tb, table));
 	for (i = 0; i < ARRAY_SIZE(tm_rule_words); i++) {
 		d = &tm_rule_words[i];
-		if (d->type->json && tm_rule_prints(d, false, counters))
+		if (!d->type->json || !tm_rule_prints(d, false, counters))
+			continue;
+		if (d->set_attr && tb[d->set_attr])
+			tm_rule_set_print(tb[d->set_attr], d, true);
+		else
 			d->type->json(tb, d);
 	}
 	if (tb[TM_A_RULE_ACTION] && tm_rw_action_of(tb) > TM_ACT_MAX)

@@ -245,6 +245,60 @@ EOF
 check "bad SID and service lines in a batch file" 1 \
 	"$(cat badobjects.expect)" -c -f badobjects.batch
 
+# Sets ("src { A, B }"): every spacing of the braces and commas, a set
+# over continued lines; each mistake at the column of its word, or of its
+# value in a word of several.
+cat > sets.batch <<'EOF'
+rule add t id 1 src { 10.0.0.0/8, 192.168.0.0/16 } dport { 22, 80, 443-445 } proto { tcp, udp } accept
+rule add t id 2 src {10.0.0.0/8,192.168.0.0/16} dst {10.1.2.3} sport {1024-65535,7} accept
+rule add t id 3 dport "{ 22,80 }" proto {tcp} drop
+rule add t id 4 dst { 2001:db8::/32 ,fe80::/10} proto { 58 , 200} count
+rule add t id 5 dst {2001:db8::/32 , fe80::/10 } sport{ 1 ,2 ,3} accept
+rule add t id 6 family ip6 dst { \
+	::1, \
+	2001:db8::/64 \
+} accept
+rule replace t id 6 proto { tcp } dport { 22 } reject with tcp-reset
+EOF
+check "sets in a batch file" 0 "sets.batch: parsed only, not checked by the kernel: the tuplemerge module is not loaded" -c -f sets.batch
+cat > badsets.batch <<'EOF'
+rule add t src { } accept
+rule add t src {10.0.0.0/8,10.0.0.300} accept
+rule add t dport { 22, 80,
+rule add t dport { 22 , , 80 } accept
+rule add t dport {22,} accept
+rule add t src { 10.0.0.0/8 accept
+rule add t iif { lo } accept
+rule add t src { 10.0.0.0/8, ::1 } accept
+rule add t src { 10.0.0.0/8 } dst { 10.1.0.0/16, ::1 } accept
+rule add t src {10.0.0.0/8,::1} accept
+rule add t family ip6 dst { 10.0.0.0/8 } accept
+rule add t proto {tcp,udp,foo} accept
+rule add t src "{ 10.0.0.0/8, 10.0.0.1/8 }" accept
+rule add t dport { 22 80 } accept
+rule add t dport {22}x accept
+rule add t dport 22,80 accept
+EOF
+cat > badsets.expect <<'EOF'
+badsets.batch:1:16: error: '{': empty src set
+badsets.batch:2:28: error: '10.0.0.300': not an IPv4 or IPv6 prefix
+badsets.batch:3:18: error: '{': missing '}' closing the dport set
+badsets.batch:4:25: error: ',': stray ',' in the dport set
+badsets.batch:5:21: error: '{22,}': stray ',' in the dport set
+badsets.batch:6:29: error: 'accept': missing '}' closing the src set before it
+badsets.batch:7:16: error: '{': iif takes no set (sets are for src, dst, sport, dport and proto)
+badsets.batch:8:30: error: '::1': IPv6 prefix in a src set of IPv4 prefixes
+badsets.batch:9:50: error: '::1': IPv6 prefix in a dst set of IPv4 prefixes
+badsets.batch:10:28: error: '::1': IPv6 prefix in a src set of IPv4 prefixes
+badsets.batch:11:29: error: '10.0.0.0/8': IPv4 prefix in a family ip6 rule
+badsets.batch:12:27: error: unknown protocol 'foo' (expected tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp, ah or 0..255)
+badsets.batch:13:16: error: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.0/8?
+badsets.batch:14:23: error: '80': expected ',' or '}' in the dport set
+badsets.batch:15:22: error: '{22}x': unexpected 'x' after the dport set
+badsets.batch:16:18: error: '22,80': a set of values is written in braces: dport { V, V }
+EOF
+check "bad sets in a batch file" 1 "$(cat badsets.expect)" -c -f badsets.batch
+
 # A continued line's words are reported on their own line.
 printf 'rule add t id 1 \\\n  src 10.0.0.0/8 \\\n  dst ::2 accept\n' > cont.batch
 check "error on a continuation line" 1 \
@@ -507,6 +561,59 @@ cat > sidshow.expect <<'EOF'
 sid add fc00:5::100 accept policy load 50 conns-now 1 load-now 20 accepted 3 passed 0 forced 0 steered 12 unknown 0 malformed 0 reports 7 hmac-bad 0 hmac-nokey 0
 EOF
 words "SID counters, policy load" sidshow.json sidshow.expect
+
+# Sets are arrays: of strings (prefixes; ports, "P" or "LO-HI", integers
+# too) and of integers (protocols), made into the text's sets.
+cat > sets.json <<'EOF'
+{"tables": [{"name": "t", "rules": [
+	{"id": 1, "src": ["10.0.0.0/8", "192.168.0.0/16"],
+	 "dport": ["22", "80", "443-445"], "proto": [6, 17],
+	 "action": "accept"},
+	{"id": 2, "family": "ip6", "dst": ["::1/128", "2001:db8::/32"],
+	 "sport": [1024, "2000-3000"], "action": "drop"},
+	{"id": 3, "family": "ip6", "proto": [58], "action": "count"},
+	{"id": 4, "family": "ip", "src": ["0.0.0.0/0"], "action": "accept"}]}]}
+EOF
+cat > sets-json.expect <<'EOF'
+table add t
+rule add t id 1 src { 10.0.0.0/8, 192.168.0.0/16 } dport { 22, 80, 443-445 } proto { tcp, udp } accept
+rule add t id 2 dst { ::1, 2001:db8::/32 } sport { 1024, 2000-3000 } drop
+rule add t id 3 family ip6 proto { icmpv6 } count
+rule add t id 4 src { 0.0.0.0/0 } accept
+EOF
+words "sets in a JSON file" sets.json sets-json.expect
+check "sets in a JSON file parse" 0 "sets.json: $json_parsed" \
+	-c -j -f sets.json
+cat > badsets.json <<'EOF'
+{"tables": [{"name": "t", "rules": [
+	{"src": ["10.0.0.0/8", 5], "action": "accept"},
+	{"src": ["10.0.0.0/8,10.1.0.0/16"], "action": "accept"},
+	{"dport": [22, "80", true], "proto": ["tcp"], "action": "accept"},
+	{"dport": [], "action": "accept"},
+	{"dport": ["70000"], "action": "accept"},
+	{"src": ["10.0.0.0/8", "::1"], "action": "accept"},
+	{"proto": [6, 300], "action": "accept"},
+	{"dport": [22], "dport_min": 1, "dport_max": 2, "action": "accept"},
+	{"src": 5, "action": "accept"},
+	{"sport": "22", "action": "accept"},
+	{"dst": ["10.0.0.1/8"], "action": "accept"}]}]}
+EOF
+cat > badsets-json.expect <<'EOF'
+badsets.json: tables[0].rules[0].src[1]: error: expected a string, not an integer
+badsets.json: tables[0].rules[1].src[0]: error: '10.0.0.0/8,10.1.0.0/16': a value of a set is one word, without blanks, ',', '{' or '}'
+badsets.json: tables[0].rules[2].dport[2]: error: expected a string or an integer, not a boolean
+badsets.json: tables[0].rules[2].proto[0]: error: expected an integer, not a string
+badsets.json: tables[0].rules[3].dport: error: '{': empty dport set
+badsets.json: tables[0].rules[4].dport[0]: error: '70000': port out of range 0..65535
+badsets.json: tables[0].rules[5].src[1]: error: '::1': IPv6 prefix in a src set of IPv4 prefixes
+badsets.json: tables[0].rules[6].proto[1]: error: protocol 300 out of range 0..255
+badsets.json: tables[0].rules[7].dport: error: dport given twice
+badsets.json: tables[0].rules[8].src: error: expected a string or an array (a set), not an integer
+badsets.json: tables[0].rules[9].sport: error: expected an array, not a string
+badsets.json: tables[0].rules[10].dst[0]: error: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.0/8?
+EOF
+check "bad sets in a JSON file" 1 "$(cat badsets-json.expect)" \
+	-c -j -f badsets.json
 check "SID counters parse" 0 "sidshow.json: $json_parsed" -c -j -f sidshow.json
 printf '{"flush_ruleset": false, "tables": []}' > noflush.json
 : > empty.expect
@@ -565,7 +672,7 @@ types.json: sids[2]: error: expected an object, not an integer
 types.json: services: error: expected an array, not an object
 types.json: tables[0].priority: error: expected an integer, not a number with a fraction or an exponent
 types.json: tables[0].rules[0].comment: error: a string with a NUL character (\u0000)
-types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)
+types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport, sport_min, sport_max, dport, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)
 types.json: tables[0].rules[2].table: error: 'u' is not the table the rule is in, 't'
 types.json: tables[0].rules[3].action: error: unknown action 'jump' (expected accept, drop, reject, mark, count or lb)
 types.json: tables[0].rules[4].dport_min: error: dport_min without dport_max (a range has both, equal for one port)
@@ -658,6 +765,12 @@ same_error "service name" "lb service add abcdefghijklmnopqrstuvwxyz012345 vip f
 	'{"services": [{"name": "abcdefghijklmnopqrstuvwxyz012345", "vip": "fd00::1", "sid": "fd00::2"}]}'
 same_error "backend weight" "lb backend add web fc00::1 weight 65536" \
 	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "backends": [{"sid": "fc00::1", "weight": 65536}]}]}'
+same_error "a set's port" "rule add t dport { 22, 65536 } drop" \
+	'{"tables": [{"name": "t", "rules": [{"dport": ["22", "65536"], "action": "drop"}]}]}'
+same_error "a set's families" "rule add t src { 10.0.0.0/8, ::/0 } drop" \
+	'{"tables": [{"name": "t", "rules": [{"src": ["10.0.0.0/8", "::/0"], "action": "drop"}]}]}'
+same_error "a set and the family" "rule add t family ip dst { ::1 } drop" \
+	'{"tables": [{"name": "t", "rules": [{"family": "ip", "dst": ["::1"], "action": "drop"}]}]}'
 
 # At most 20 errors, then one line, as for text files.
 {
@@ -669,7 +782,7 @@ same_error "backend weight" "lb backend add web fc00::1 weight 65536" \
 } > many.json
 {
 	for i in $(seq 0 19); do
-		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport_min, sport_max, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)\n" "$i"
+		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport, sport_min, sport_max, dport, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)\n" "$i"
 	done
 	echo "many.json: error: too many errors, stopped"
 } > many-json.expect
@@ -779,6 +892,24 @@ bad "missing action" "rule add: missing action (accept, drop, reject, mark, coun
 bad "missing table" "rule add: missing table name" rule add
 bad "family mix" "rule add: '::1': IPv6 destination but IPv4 source" \
 	rule add t src 10.0.0.0/8 dst ::1 accept
+# Sets, as a shell splits them.
+ok "sets, spaced" rule add t src '{' 10.0.0.0/8, 192.168.0.0/16 '}' \
+	dport '{' 22, 80, 443-445 '}' proto '{' tcp, udp '}' accept
+ok "sets, attached" rule add t src '{10.0.0.0/8,192.168.0.0/16}' \
+	dport '{ 22,80 }' proto '{tcp}' accept
+bad "empty set" "rule add: '{': empty src set" rule add t src '{' '}' accept
+bad "set without '}'" "rule add: '{': missing '}' closing the dport set" \
+	rule add t dport '{' 22, 80
+bad "stray ','" "rule add: '22,': stray ',' in the dport set" \
+	rule add t dport '{' 22, '}' accept
+bad "a set for iif" "rule add: '{': iif takes no set (sets are for src, dst, sport, dport and proto)" \
+	rule add t iif '{' lo '}' accept
+bad "families of a set" "rule add: '::1': IPv6 prefix in a dst set of IPv4 prefixes" \
+	rule add t dst '{' 10.0.0.0/8, ::1 '}' accept
+bad "a set's value" "rule add: '80-70': empty port range, 80 is above 70" \
+	rule add t sport '{' 1, 80-70 '}' accept
+bad "513 values" "rule add: '513': more than 512 values in the rule's sets" \
+	rule add t dport "{ $(seq -s , 1 513) }" accept
 bad "bad family" "rule add: unknown family 'ipv4' (expected ip, ip6 or inet)" \
 	rule add t family ipv4 accept
 bad "unknown device" "rule add: unknown device 'nosuchdev0'" \

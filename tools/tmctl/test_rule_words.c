@@ -4,8 +4,11 @@
  * line of stdin is "VERB TABLE WORDS..." (words split at blanks, "..."
  * quoting one word); it is parsed as "rule VERB", made into a request,
  * and the request's attributes are printed as a reply would be: the text
- * line, then the JSON object.  A line that does not parse prints "error"
- * (the message goes to stderr).  test_rule_words.sh compares the output.
+ * line, then the JSON object.  A line "map VERB TABLE WORDS..." prints
+ * instead the word each attribute of the request is mapped to (struct
+ * tm_attr_map, which names the word of a kernel's extack), a nest as
+ * "WORD( ... )".  A line that does not parse prints "error" (the message
+ * goes to stderr).  test_rule_words.sh compares the output.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +42,25 @@ static int tm_split(char *line, char **argv, int max)
 	return argc;
 }
 
+/* The words of attribute @a of @nlh and of those in it, if a nest. */
+static void tm_map_attr(const struct nlmsghdr *nlh, const struct nlattr *a,
+			const struct tm_attr_map *map, char **words,
+			bool *first)
+{
+	uint32_t offs = (uint32_t)((const char *)a - (const char *)nlh);
+	int type = mnl_attr_get_type(a), word = tm_attr_map_word(map, offs);
+	const struct nlattr *n;
+
+	printf("%s%s", *first ? "" : " ", word >= 0 ? words[word] : "?");
+	*first = false;
+	if (type < TM_A_RULE_SRC_SET || type > TM_A_RULE_SET_ELEM)
+		return;
+	putchar('(');
+	mnl_attr_for_each_nested(n, a)
+		tm_map_attr(nlh, n, map, words, first);
+	printf(" )");
+}
+
 static int tm_verb(const char *s)
 {
 	static const char * const verbs[] = {
@@ -57,22 +79,27 @@ static int tm_verb(const char *s)
 
 int main(void)
 {
-	static char line[4096], buf[8192];
+	/* Room for a rule with 512 IPv6 prefixes, a word each. */
+	static char line[65536], buf[TM_MSG_MAX] __attribute__((aligned(8)));
+	static char *argv[4096];
 	const struct nlattr *tb[TM_A_MAX + 1];
+	static struct tm_attr_map map;
+	const struct nlattr *attr;
 	struct tm_rule_req r;
 	struct nlmsghdr *nlh;
 	struct tm_words w;
-	char *argv[256];
-	int argc, verb;
+	int argc, verb, map_mode;
+	bool first;
 
 	while (fgets(line, sizeof(line), stdin)) {
 		argc = tm_split(line, argv, ARRAY_SIZE(argv));
-		if (!argc)
+		map_mode = argc && !strcmp(argv[0], "map");
+		if (argc <= map_mode)
 			continue;
-		verb = tm_verb(argv[0]);
+		verb = tm_verb(argv[map_mode]);
 		w = (struct tm_words){
-			.argv = argv + 1,
-			.argc = argc - 1,
+			.argv = argv + map_mode + 1,
+			.argc = argc - map_mode - 1,
 			.what = "rule",
 		};
 		if (verb < 0 || tm_rule_parse(&w, verb, &r)) {
@@ -81,7 +108,20 @@ int main(void)
 		}
 		nlh = tm_nl_put_header(buf, GENL_ID_CTRL + 1,
 				       tm_rule_cmd(verb), 0);
-		tm_rule_put(nlh, &r, NULL);
+		map.n = 0;
+		tm_rule_put(nlh, &r, &map);
+		tm_rule_req_free(&r);
+		if (map_mode) {
+			first = true;
+			mnl_attr_for_each(attr, nlh, sizeof(struct genlmsghdr))
+				tm_map_attr(nlh, attr, &map, w.argv, &first);
+			putchar('\n');
+			continue;
+		}
+		if (nlh->nlmsg_len > sizeof(buf)) {
+			puts("request too big");
+			return 1;
+		}
 		if (tm_nl_parse(nlh, tb) < 0) {
 			puts("bad attributes");
 			continue;

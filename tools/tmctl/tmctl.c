@@ -58,6 +58,8 @@ void tm_usage(FILE *f)
 		"         [dst PREFIX] [sport P|LO-HI] [dport P|LO-HI]\n"
 		"         [proto PROTO] [iif DEV] [oif DEV] [comment TEXT]\n"
 		"         [cookie N]\n"
+		"  src, dst, sport, dport and proto also take a set of values:\n"
+		"         { V, V... }, as dport { 22, 80, 443-445 }\n"
 		"  PROTO: tcp, udp, icmp, icmpv6, sctp, udplite, dccp, gre, esp,\n"
 		"         ah, or a number\n"
 		"  ACTION: accept | drop | count | mark VALUE | lb SERVICE |\n"

@@ -303,7 +303,10 @@ void tm_attr_map_add(struct tm_attr_map *map, const struct nlmsghdr *nlh,
 /* The word of the attribute at @offs, or -1. */
 int tm_attr_map_word(const struct tm_attr_map *map, uint32_t offs);
 
-/* out.c: one object per line in text mode, JSON with -j. */
+/*
+ * out.c: one object per line in text mode, JSON with -j.  A NULL key is
+ * an element of the array tm_out_begin_array() began: an array of values.
+ */
 void tm_out_begin_list(void);
 void tm_out_end_list(void);
 void tm_out_begin_object(void);
@@ -398,6 +401,21 @@ enum tm_rule_field {
 	TM_F_MAX
 };
 
+/*
+ * One value of a set ("src { A, B }"): what the type of its keyword's row
+ * parses into the request's field, and where it was written.
+ */
+struct tm_rule_value {
+	union {
+		struct tm_prefix prefix;
+		uint16_t ports[2];
+		uint8_t proto;
+	} v;
+	int16_t word;		/* its word */
+	uint8_t field;		/* of its set, enum tm_rule_field */
+	uint32_t off, len;	/* its bytes in the word */
+};
+
 struct tm_rule_req {
 	uint8_t verb;		/* enum tm_rule_verb */
 	uint8_t family;
@@ -419,13 +437,28 @@ struct tm_rule_req {
 	const char *lb;
 	/* word of each field given, -1 for absent */
 	int16_t word[TM_F_MAX];
+	/*
+	 * The values of the fields given as sets (bit 1 << field in @sets),
+	 * in the order of their words, one array for all of them: NULL
+	 * without a set.  Allocated by tm_rule_parse() to the size of the
+	 * sets, freed by tm_rule_req_free(): a request without sets (most
+	 * of a batch file's) takes a pointer and no more, and one with 512
+	 * values has room for them.  A copy of a request shares the array.
+	 */
+	struct tm_rule_value *set;
+	uint16_t nset;
+	uint32_t sets;
 };
 
 #define TM_HAS(r, f)	((r)->word[f] >= 0)
 
-/* Parse "TABLE ..." of a rule verb; the words must outlive @r. */
+/*
+ * Parse "TABLE ..." of a rule verb; the words must outlive @r.  Once sent,
+ * a request parsed without error is freed with tm_rule_req_free().
+ */
 int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 		  struct tm_rule_req *r);
+void tm_rule_req_free(struct tm_rule_req *r);
 /* Add the attributes of @r to a request (see struct tm_attr_map). */
 void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 		 struct tm_attr_map *map);
