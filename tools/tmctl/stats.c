@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tmctl stats: the counters of the current network namespace, then one
- * line per table: rules, tuples (hash tables), memory and lookups.
+ * line per table: rules (and their classifier entries), tuples (hash
+ * tables), memory and lookups.
  */
 #include "tmctl.h"
 
@@ -31,6 +32,7 @@ static int tm_stats_table_cb(const struct nlmsghdr *nlh, void *data)
 		rules = mnl_attr_get_u32(tb[TM_A_TABLE_RULES]);
 		tm_out_u64("rules", rules);
 	}
+	tm_table_entries(tb);
 	if (tb[TM_A_TABLE_TUPLES])
 		tm_out_u64("tuples", mnl_attr_get_u32(tb[TM_A_TABLE_TUPLES]));
 	if (tb[TM_A_TABLE_BYTES]) {

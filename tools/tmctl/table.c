@@ -55,12 +55,30 @@ static void tm_table_limit_fields(const struct nlattr **tb)
 	tm_out_attr_u32(tb[TM_A_TABLE_MAX_TUPLES], "max-tuples");
 }
 
+/*
+ * The classifier entries of the rules (a set rule has the cross product of
+ * its sets), which max-rules counts: always in JSON, in the text when they
+ * are not the rules (a table with a set rule).
+ */
+void tm_table_entries(const struct nlattr **tb)
+{
+	uint32_t entries;
+
+	if (!tb[TM_A_TABLE_ENTRIES])
+		return;
+	entries = mnl_attr_get_u32(tb[TM_A_TABLE_ENTRIES]);
+	if (tmctl.json || !tb[TM_A_TABLE_RULES] ||
+	    entries != mnl_attr_get_u32(tb[TM_A_TABLE_RULES]))
+		tm_out_u64("entries", entries);
+}
+
 void tm_table_print_fields(const struct nlattr **tb)
 {
 	if (tb[TM_A_TABLE_NAME])
 		tm_out_str("table", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
 	tm_table_place_fields(tb);
 	tm_out_attr_u32(tb[TM_A_TABLE_RULES], "rules");
+	tm_table_entries(tb);
 	tm_out_attr_u32(tb[TM_A_TABLE_HANDLE], "handle");
 	tm_out_attr_u32(tb[TM_A_TABLE_TUPLES], "tuples");
 	tm_out_attr_u64(tb[TM_A_TABLE_BYTES], "bytes");

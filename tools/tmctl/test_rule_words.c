@@ -7,8 +7,10 @@
  * line, then the JSON object.  A line "map VERB TABLE WORDS..." prints
  * instead the word each attribute of the request is mapped to (struct
  * tm_attr_map, which names the word of a kernel's extack), a nest as
- * "WORD( ... )".  A line that does not parse prints "error" (the message
- * goes to stderr).  test_rule_words.sh compares the output.
+ * "WORD( ... )".  A line "table NAME RULES [ENTRIES]" prints a table
+ * reply with these counts, as table show does, in text and in JSON.  A
+ * line that does not parse prints "error" (the message goes to stderr).
+ * test_rule_words.sh compares the output.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +63,28 @@ static void tm_map_attr(const struct nlmsghdr *nlh, const struct nlattr *a,
 	printf(" )");
 }
 
+/* A table reply with @argc - 1 counts: its fields in text, then JSON. */
+static void tm_table_reply(char *buf, int argc, char **argv)
+{
+	const struct nlattr *tb[TM_A_MAX + 1];
+	struct nlmsghdr *nlh;
+
+	nlh = tm_nl_put_header(buf, GENL_ID_CTRL + 1, TM_CMD_TABLE_GET, 0);
+	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, argv[0]);
+	if (argc > 1)
+		mnl_attr_put_u32(nlh, TM_A_TABLE_RULES, atoi(argv[1]));
+	if (argc > 2)
+		mnl_attr_put_u32(nlh, TM_A_TABLE_ENTRIES, atoi(argv[2]));
+	tm_nl_parse(nlh, tb);
+	for (tmctl.json = false;; tmctl.json = true) {
+		tm_out_begin_object();
+		tm_table_print_fields(tb);
+		tm_out_end_object();
+		if (tmctl.json)
+			break;
+	}
+}
+
 static int tm_verb(const char *s)
 {
 	static const char * const verbs[] = {
@@ -93,6 +117,10 @@ int main(void)
 
 	while (fgets(line, sizeof(line), stdin)) {
 		argc = tm_split(line, argv, ARRAY_SIZE(argv));
+		if (argc > 1 && !strcmp(argv[0], "table")) {
+			tm_table_reply(buf, argc - 1, argv + 1);
+			continue;
+		}
 		map_mode = argc && !strcmp(argv[0], "map");
 		if (argc <= map_mode)
 			continue;

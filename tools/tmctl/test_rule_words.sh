@@ -9,7 +9,8 @@
 # name the word.  The same for rules with sets ("src { A, B }"): every
 # keyword that takes one, one value and many, 512 in all, every spacing
 # of the braces and commas, every error, and which word the attributes of
-# a request are mapped to (for the kernel's extack).  Then every printed
+# a request are mapped to (for the kernel's extack); and how a table's
+# classifier entries print (a set rule has several).  Then every printed
 # line, read back, must print the same line again: what rule list prints
 # is a batch file.  And the JSON objects, read by tmctl -c -e -j -f
 # (json.c, whose rule members must follow the table), must make the same
@@ -276,6 +277,21 @@ WANT
 compare "sets: the words of the attributes" "$(cat "$tmp/map_want")" \
 	"$(cat "$tmp/map_out")"
 cat "$tmp/sets_out" "$tmp/big_out" >> "$tmp/out"
+
+# A table's classifier entries: in the text when a set rule makes them
+# more than the rules (a table without one prints as before), in JSON
+# always.
+printf '%s\n' "table t 3 3" "table t 2 4099" "table t 5" > "$tmp/tables"
+cat > "$tmp/tables_want" <<'WANT'
+table t rules 3
+{"table":"t","rules":3,"entries":3}
+table t rules 2 entries 4099
+{"table":"t","rules":2,"entries":4099}
+table t rules 5
+{"table":"t","rules":5}
+WANT
+"$RW" < "$tmp/tables" > "$tmp/tables_out" 2>&1
+compare "table entries" "$(cat "$tmp/tables_want")" "$(cat "$tmp/tables_out")"
 
 # Each text line once more: the same line.
 grep '^rule ' "$tmp/out" > "$tmp/text"

@@ -485,6 +485,8 @@ void tm_rule_fields(const struct nlattr **tb, const char *table,
  */
 void tm_table_print_fields(const struct nlattr **tb);
 void tm_table_config_fields(const struct nlattr **tb);
+/* "entries N" of a table reply (TM_A_TABLE_ENTRIES), as table show has it. */
+void tm_table_entries(const struct nlattr **tb);
 void tm_table_text(const struct nlattr **tb, const char *verb);
 
 /* sid.c: the words of sid add|replace|del, as a request. */
