@@ -41,6 +41,7 @@ source "$here/tmctl.bash-completion"
 
 passed=0
 failed=0
+rule_kw="id priority family src dst sport dport proto iif oif ct tcp-flags icmp-type icmp-code meta dscp fragment comment cookie accept drop reject mark count lb"
 
 # expect "COMMAND LINE" "WORDS...": complete the last word of the line
 # (a trailing space completes a new, empty word).
@@ -99,6 +100,17 @@ expect "tmctl rule add filter ct state " \
 expect "tmctl rule add filter meta " "mark"
 expect "tmctl rule add filter fragment " "none first later"
 expect "tmctl rule add filter d" "dst dport dscp drop"
+# Sets: the values of their keyword, however the braces are spaced.
+expect "tmctl rule add filter proto { " \
+	"tcp udp icmp icmpv6 sctp udplite dccp gre esp ah"
+expect "tmctl rule add filter proto { tcp, u" "udp udplite"
+expect "tmctl rule add filter proto {tcp,u" "{tcp,udp {tcp,udplite"
+expect "tmctl rule add filter proto {i" "{icmp {icmpv6"
+expect "tmctl rule add filter proto { tcp " ", }"
+expect "tmctl rule add filter proto { tcp, udp } a" "accept"
+expect "tmctl rule add filter proto {tcp,udp} " "$rule_kw"
+expect "tmctl rule replace filter id 1 dport { 22, " ""
+expect "tmctl rule add filter src { 10.0.0.0/8, " ""
 expect "tmctl r l filter " ""
 expect "tmctl counters " "reset"
 expect "tmctl counters reset " "filter edge"
