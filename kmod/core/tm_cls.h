@@ -22,13 +22,17 @@
  * Writers
  * -------
  *   - One writer at a time: tm_cls_insert(), tm_cls_delete(),
- *     tm_cls_replace() and tm_cls_destroy() must be serialised by the caller
- *     (the module holds its namespace's mutex).  So must the calls that read
- *     the writer's side: tm_cls_find(), tm_cls_for_each(), tm_cls_rules(),
- *     tm_cls_stats(), tm_cls_tuples() and tm_cls_verify().
+ *     tm_cls_replace(), their _set() forms and tm_cls_destroy() must be
+ *     serialised by the caller (the module holds its namespace's mutex).
+ *     So must the calls that read the writer's side: tm_cls_find(),
+ *     tm_cls_find_set(), tm_cls_for_each(), tm_cls_rules(),
+ *     tm_cls_entries(), tm_cls_stats(), tm_cls_tuples() and
+ *     tm_cls_verify().
  *   - A change that fails (bad rule, id in use or unknown, a limit of
  *     struct tm_params, allocation failure) returns a negative errno and
- *     leaves the classifier exactly as it was.  tm_cls_delete() never fails
+ *     leaves the classifier exactly as it was (a set rule's entries placed
+ *     before the failure are removed again; lookups meanwhile may have
+ *     matched them).  tm_cls_delete() never fails
  *     for an id in use, not even without memory.
  *   - The writer side may sleep: it allocates with GFP_KERNEL and yields
  *     (tm_cond_resched()) in loops as long as the rules a user installs.
@@ -49,6 +53,8 @@
  *     answer that no rule set gave (such as a miss while a rule moves
  *     between tuples).  For an insert or a delete, the answer with the rule
  *     or without it; for a replace, with the old rule or with the new one.
+ *     A set rule changes entry by entry: each lookup sees each entry
+ *     before or after, so two lookups may see different entries changed.
  *   - The rule returned is the classifier's own copy: it stays valid, and
  *     unchanged, until rcu_read_unlock(), even if it is deleted or replaced
  *     meanwhile (rules are freed after a grace period).  Do not keep it
@@ -56,7 +62,8 @@
  *   - Lookups never wait for the writer, but one may run again (below).
  *
  * The sequence count.  A change is made of steps: an insert or a delete is
- * one, a replace two (the new rule placed, then the old one removed), and
+ * one (one per entry of a set rule), a replace two (the new rule placed,
+ * then the old one removed: the new entries, then the old ones), and
  * every TupleMerge split an insert triggers adds one (its rules put in
  * their new tuple in one step, taken out of the old one in the next).  Each
  * step is built so that a lookup that overlaps it alone gives the answer
