@@ -36,6 +36,9 @@ static int __net_init tm_net_init(struct net *net)
 	tn->generation = 0;
 	tm_sids_init(&tn->sids);
 	tm_lb_init(&tn->lb);
+	ratelimit_state_init(&tn->trace_rs, HZ, TM_TRACE_RATE);
+	ratelimit_set_flags(&tn->trace_rs, RATELIMIT_MSG_ON_RELEASE);
+	atomic64_set(&tn->trace_missed, 0);
 	return 0;
 }
 

@@ -47,6 +47,7 @@
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/ratelimit.h>
 #include <linux/types.h>
 #include <net/net_namespace.h>
 
@@ -67,8 +68,12 @@ struct mem_cgroup;
  * @next_txn: id of the next transaction
  * @sids: the server side of SRv6 load balancing (srv6/sid.c)
  * @lb: the load-balancer side (srv6/lb.c)
+ * @trace_rs: the rate limit of trace events (tm_nl_trace())
+ * @trace_missed: trace events the rate limit or memory dropped since the
+ *	last one sent
  *
- * Every field is written under @lock.
+ * Every field but the trace ones, which packets touch, is written under
+ * @lock.
  */
 struct tm_net {
 	struct mutex lock;	/* every field below */
@@ -81,6 +86,8 @@ struct tm_net {
 	u32 next_txn;
 	struct tm_sids sids;
 	struct tm_lb lb;
+	struct ratelimit_state trace_rs;
+	atomic64_t trace_missed;
 };
 
 int tm_netns_init(void);

@@ -14,6 +14,7 @@ One Python process for the whole test: under the emulated VM, starting
 Python costs seconds.
 """
 import ctypes
+import json
 import os
 import sys
 
@@ -117,6 +118,130 @@ def test_fields():
     log_test("fields: port ranges, ids, actions, interfaces, comment")
 
 
+def elems(*values):
+    """A set attribute's value: one rule-set-elem per list of pairs."""
+    return json.dumps([["rule-set-elem", v] for v in values])
+
+
+def prefixes(kind, *cidrs):
+    return elems(*[[["rule-" + kind, c.split("/")[0]],
+                    ["rule-" + kind + "-len", c.split("/")[1]]]
+                   for c in cidrs])
+
+
+def ports(kind, *ranges):
+    return elems(*[[["rule-%s-min" % kind, str(lo)],
+                    ["rule-%s-max" % kind, str(hi)]] for lo, hi in ranges])
+
+
+def protos(*nums):
+    return elems(*[[["rule-proto", str(n)]] for n in nums])
+
+
+def test_sets():
+    refused(22, "A field given both as a set and as a value",
+            "src and a src set", "rule-new", "table-name=t",
+            "rule-src=10.0.0.0", "rule-src-len=8",
+            "rule-src-set=" + prefixes("src", "11.0.0.0/8"))
+    refused(22, "A field given both as a set and as a value",
+            "dport-max and a dport set", "rule-new", "table-name=t",
+            "rule-dport-max=5", "rule-dport-set=" + ports("dport", (1, 2)))
+    refused(22, "An empty set", "empty set", "rule-new", "table-name=t",
+            "rule-dport-set=[]")
+    refused(7, "More than 512 values in a rule's sets", "513 values",
+            "rule-new", "table-name=t",
+            "rule-sport-set=" + ports("sport", *[(p, p) for p in
+                                                 range(300)]),
+            "rule-dport-set=" + ports("dport", *[(p, p) for p in
+                                                 range(213)]))
+    refused(22, "Sets expand to more than 4096 entries", "65 x 64 entries",
+            "rule-new", "table-name=t",
+            "rule-sport-set=" + ports("sport", *[(p, p) for p in
+                                                 range(65)]),
+            "rule-dport-set=" + ports("dport", *[(p, p) for p in
+                                                 range(64)]))
+    refused(22, "Address has bits set past its prefix length",
+            "host bits in a set's value", "rule-new", "table-name=t",
+            "rule-src-set=" + prefixes("src", "10.0.0.0/8", "11.0.0.1/8"))
+    refused(22, "Addresses of different families in a rule's sets",
+            "IPv4 and IPv6 in a set", "rule-new", "table-name=t",
+            "rule-src-set=" + prefixes("src", "10.0.0.0/8", "fd00::/8"))
+    refused(22, "Addresses of different families in a rule and its sets",
+            "IPv6 set, IPv4 destination", "rule-new", "table-name=t",
+            "rule-dst=10.0.0.0", "rule-dst-len=8",
+            "rule-src-set=" + prefixes("src", "fd00::/8"))
+    refused(22, "Attribute of another field in a set's value",
+            "a port in a source set", "rule-new", "table-name=t",
+            "rule-src-set=" + elems([["rule-src", "10.0.0.0"],
+                                     ["rule-dport-min", "1"]]))
+    refused(22, "A value of an address set needs its address",
+            "a length alone", "rule-new", "table-name=t",
+            "rule-dst-set=" + elems([["rule-dst-len", "8"]]))
+    refused(22, "", "a set holding a foreign attribute", "rule-new",
+            "table-name=t",
+            "rule-proto-set=" + json.dumps([["rule-proto", "6"]]))
+    refused(22, "A TCP flags match needs protocol tcp",
+            "tcp-flags with udp in the protocol set", "rule-new",
+            "table-name=t", "rule-proto-set=" + protos(6, 17),
+            "rule-tcp-flags-mask=2")
+    refused(22, "ICMP has no ports", "icmp in the protocol set, dport set",
+            "rule-new", "table-name=t", "rule-proto-set=" + protos(6, 1),
+            "rule-dport-set=" + ports("dport", (22, 22)))
+    refused(22, "A TCP reset needs a rule for protocol tcp",
+            "tcp-reset with udp in the protocol set", "rule-new",
+            "table-name=t", "rule-proto-set=" + protos(6, 17),
+            "rule-action=2", "rule-reject=1")
+    refused(28, "Table is full", "4 entries past max-rules 2", "rule-new",
+            "table-name=small",
+            "rule-dport-set=" + ports("dport", (1, 1), (2, 2)),
+            "rule-proto-set=" + protos(6, 17))
+    log_test("sets: both forms, empty, bounds, values, families, checks")
+
+
+def values(nest):
+    """The values of a set as a reply decodes it: per element, its
+    attributes' values in order."""
+    return [[v for _, v in elem] for _, elem in nest or []]
+
+
+def test_set_rule():
+    src = prefixes("src", "10.1.0.0/16", "192.168.0.0/16")
+    dport = ports("dport", (22, 22), (80, 81), (443, 445))
+    ok("a set rule", "rule-new", "table-name=t", "rule-id=7",
+             "rule-src-set=" + src, "rule-dport-set=" + dport,
+             "rule-proto-set=" + protos(6, 17), "rule-comment=set")
+    rules = [r for r in rules_of("t") if r.get("rule-id") == 7]
+    got = rules[0] if rules else {}
+    check(values(got.get("rule-src-set")) ==
+          [["10.1.0.0", 16], ["192.168.0.0", 16]] and
+          values(got.get("rule-dport-set")) ==
+          [[22, 22], [80, 81], [443, 445]] and
+          values(got.get("rule-proto-set")) == [[6], [17]] and
+          "rule-src" not in got and "rule-dport-min" not in got and
+          "rule-proto" not in got and got.get("rule-family") == 1,
+          "listed as %s" % got)
+    table = req("table-get", "table-name=t")[1]
+    check(table and table[0].get("table-rules") == 2 and
+          table[0].get("table-entries") == 13,
+          "table counts %s" % table)
+    hit = req("rule-lookup", "table-name=t", "key-src=192.168.3.4",
+              "key-dst=1.2.3.4", "key-dport=444", "key-proto=17")[1]
+    miss = req("rule-lookup", "table-name=t", "key-src=192.168.3.4",
+               "key-dst=1.2.3.4", "key-dport=82", "key-proto=17")[1]
+    check(hit and hit[0].get("rule-id") == 7 and
+          values(hit[0].get("rule-dport-set")) ==
+          [[22, 22], [80, 81], [443, 445]],
+          "lookup in the set: %s" % hit)
+    check(miss and "rule-id" not in miss[0], "lookup between: %s" % miss)
+    ok("replace by a plain rule", "rule-set", "table-name=t", "rule-id=7",
+       "rule-dport-min=9")
+    table = req("table-get", "table-name=t")[1]
+    check(table and table[0].get("table-entries") == 2,
+          "entries after replace %s" % table)
+    ok("delete", "rule-del", "table-name=t", "rule-id=7")
+    log_test("set rule: listed as given, counted, looked up, replaced")
+
+
 def test_actions():
     refused(22, "Reject type given for an action other than reject",
             "reject type on drop", "rule-new", "table-name=t",
@@ -143,7 +268,25 @@ def test_actions():
     refused(22, "Counters can only be reset on a replace",
             "reset-counters on add", "rule-new", "table-name=t",
             "rule-reset-counters=")
-    log_test("actions: reject, mark, lb, counter reset")
+    refused(22, "Queue given for an action other than queue",
+            "queue number on accept", "rule-new", "table-name=t",
+            "rule-queue-num=3")
+    refused(22, "Queue given for an action other than queue",
+            "queue bypass on drop", "rule-new", "table-name=t",
+            "rule-action=1", "rule-queue-bypass=")
+    refused(22, "Log options without log", "a log prefix alone",
+            "rule-new", "table-name=t", "rule-log-prefix=x")
+    refused(22, "A log level (syslog) and a log group (nflog) both",
+            "log level and group", "rule-new", "table-name=t",
+            "rule-log=", "rule-log-level=4", "rule-log-group=1")
+    refused(34, "integer out of range", "log level 8", "rule-new",
+            "table-name=t", "rule-log=", "rule-log-level=8")
+    refused(34, "integer out of range", "log rate 0", "rule-new",
+            "table-name=t", "rule-log=", "rule-log-rate=0")
+    refused(22, "Attribute failed policy validation", "log prefix of 64",
+            "rule-new", "table-name=t", "rule-log=",
+            "rule-log-prefix=" + "p" * 64)
+    log_test("actions: reject, mark, lb, queue, log, counter reset")
 
 
 def test_updates():
@@ -368,13 +511,14 @@ def test_privileges(gen0, before):
 def main():
     setup()
     gen0, before = generation(), rules_of("t")
-    for fn in (test_tables, test_prefixes, test_fields, test_actions,
-               test_updates):
+    for fn in (test_tables, test_prefixes, test_fields, test_sets,
+               test_actions, test_updates):
         fn()
     check(generation() == gen0, "the generation moved")
     check(rules_of("t") == before, "the rules changed")
     log_test("refused requests changed nothing")
     test_limits()
+    test_set_rule()
     test_txn_errors()
     test_txn_follow()
     test_dump_consistency()

@@ -10,7 +10,10 @@ own answers, extack messages included.
 
 CMD and NAME are the spec's names (rule-new, rule-src-len, ...).  VALUE is
 an integer for integer types, a string for strings, an IPv4/IPv6 address
-or hex bytes (0x...) for binary attributes, and empty for flags.  Prints
+or hex bytes (0x...) for binary attributes, empty for flags, and for a
+nest a JSON list of [NAME, VALUE] pairs (VALUE again a list for a nest
+inside), e.g. rule-dport-set='[["rule-set-elem", [["rule-dport-min",
+"22"]]]]'; replies print nests the same way.  Prints
 each reply as one JSON object per line.  On an error prints
 "error: ERRNO: EXTACK-MESSAGE" (and the offending attribute's name when
 the kernel names one) on stderr and exits 2.
@@ -43,6 +46,8 @@ NLMSG_DONE = 3
 NLMSGERR_ATTR_MSG = 1
 NLMSGERR_ATTR_OFFS = 2
 NLMSGERR_ATTR_MISS_TYPE = 5
+NLA_F_NESTED = 0x8000
+NLA_TYPE_MASK = 0x3fff
 
 SPEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
                     "Documentation", "netlink", "specs", "tuplemerge.yaml")
@@ -75,6 +80,11 @@ def attr(num, payload):
 
 def encode(byname, name, value):
     num, typ = byname[name]
+    if typ == "nest":
+        if isinstance(value, str):
+            value = json.loads(value)
+        return attr(num | NLA_F_NESTED,
+                    b"".join(encode(byname, n, v) for n, v in value))
     if typ == "u8":
         return attr(num, struct.pack("B", int(value, 0)))
     if typ == "u16":
@@ -100,6 +110,7 @@ def decode(bynum, data):
     out, off = {}, 0
     while off + 4 <= len(data):
         alen, anum = struct.unpack_from("HH", data, off)
+        anum &= NLA_TYPE_MASK
         payload = data[off + 4:off + alen]
         name, typ = bynum.get(anum, (str(anum), "binary"))
         if typ == "u8":
@@ -116,12 +127,25 @@ def decode(bynum, data):
             val = payload.rstrip(b"\0").decode()
         elif typ == "flag":
             val = True
+        elif typ == "nest":
+            val = decode_nest(bynum, payload)
         elif len(payload) in (4, 16):
             val = str(ipaddress.ip_address(payload))
         else:
             val = payload.hex()
         if typ != "pad":
             out[name] = val
+        off += (alen + 3) & ~3
+    return out
+
+
+def decode_nest(bynum, data):
+    """A nest as a list of [name, value] pairs, repeats kept."""
+    out, off = [], 0
+    while off + 4 <= len(data):
+        alen = struct.unpack_from("H", data, off)[0]
+        out.extend([k, v] for k, v in decode(bynum, data[off:off + alen])
+                   .items())
         off += (alen + 3) & ~3
     return out
 

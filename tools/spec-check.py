@@ -1137,6 +1137,12 @@ def check_kernel(spec, k, rep):
         by_cmd[cmd] = (fields, line)
     for op in spec.ops:
         sl = '%s:%s' % (rep.rel(spec.path), spec.line(*op['_path']))
+        # An event alone (no do, no dump) is sent, never requested.
+        if 'event' in op and 'do' not in op and 'dump' not in op:
+            if op['_c'] in by_cmd:
+                rep.err(of.path, by_cmd[op['_c']][1], '%s: %s is an event '
+                        'only in the spec (%s)' % (oname, op['_c'], sl))
+            continue
         if op['_c'] not in by_cmd:
             spec.err(op['_path'], 'operation %s: no %s in the kernel\'s %s' %
                      (op['name'], op['_c'], oname))

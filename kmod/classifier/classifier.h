@@ -23,11 +23,14 @@
 
 #include <linux/list.h>
 #include <linux/netfilter.h>
+#include <linux/ratelimit.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 #include <uapi/linux/tuplemerge.h>
+
+#include <net/netfilter/nf_log.h>
 
 #include "core/tm_cls.h"
 
@@ -90,6 +93,23 @@ static inline u8 tm_family_of_fams(u8 fams)
 }
 
 /**
+ * struct tm_klog - how a rule logs its packets (TM_A_RULE_LOG)
+ * @rs: the rate limit, lines a second
+ * @li: the logger and its level or group
+ * @typed: @li names a logger (a level or a group given); else the
+ *	family's bound logger with its defaults
+ * @pfs: the families whose logger module the rule holds (BIT(NFPROTO_*))
+ * @prefix: NUL-terminated, may be empty
+ */
+struct tm_klog {
+	struct ratelimit_state rs;
+	struct nf_loginfo li;
+	bool typed;
+	u16 pfs;
+	char prefix[TM_LOG_PREFIX_MAX];
+};
+
+/**
  * struct tm_krule - what the module keeps of a rule besides its match fields
  * @rcu: deferred free
  * @txn_node: entry in a transaction's created or dead list
@@ -102,6 +122,10 @@ static inline u8 tm_family_of_fams(u8 fams)
  * @reject: enum tm_reject
  * @svc: TM_ACT_LB service, holding a reference
  * @set: the rule's sets as given, or NULL; allocated with the tm_krule
+ * @log: how it logs, or NULL
+ * @queue: TM_ACT_QUEUE queue number
+ * @queue_bypass: TM_ACT_QUEUE: accept when no reader listens
+ * @trace: trace events of its packets
  * @fams: TM_FAMS_*
  * @txn_new: created by an open transaction, never published
  */
@@ -115,6 +139,10 @@ struct tm_krule {
 	u32 mark;
 	struct tm_lb_svc *svc;
 	const struct tm_rule_set *set;
+	struct tm_klog *log;
+	u16 queue;
+	bool queue_bypass;
+	bool trace;
 	u8 action;
 	u8 reject;
 	u8 fams;
@@ -134,6 +162,14 @@ struct tm_rule_cfg {
 	u64 cookie;
 	const char *comment;	/* NULL: none */
 	const struct tm_rule_set *set;	/* NULL: none; the request's */
+	u16 queue;
+	bool queue_bypass;
+	bool trace;
+	bool log;
+	const char *log_prefix;	/* NULL: none */
+	s16 log_level;		/* -1: none */
+	s32 log_group;		/* -1: none */
+	u32 log_rate;
 };
 
 /**

@@ -35,6 +35,7 @@
 
 #include "netns.h"
 #include "classifier/classifier.h"
+#include "netlink/genl.h"
 
 static bool tm_has_ports(u8 proto)
 {
@@ -214,6 +215,42 @@ static void tm_table_count(const struct tm_table *t, bool match, u32 probes)
 	local_bh_enable();
 }
 
+/*
+ * The verdict of the rule @kr in a table of policy @policy; the load
+ * balancer's is its own (it takes the packet, or not): NF_STOLEN here.
+ */
+static unsigned int tm_verdict(const struct tm_krule *kr,
+			       unsigned int policy)
+{
+	switch (kr->action) {
+	case TM_ACT_ACCEPT:
+		return NF_ACCEPT;
+	case TM_ACT_MARK:
+	case TM_ACT_COUNT:
+		return policy;
+	case TM_ACT_LB:
+		return NF_STOLEN;
+	case TM_ACT_QUEUE:
+		return NF_QUEUE_NR(kr->queue) |
+		       (kr->queue_bypass ? NF_VERDICT_FLAG_QUEUE_BYPASS : 0);
+	case TM_ACT_REJECT:
+	case TM_ACT_DROP:
+	default:
+		return NF_DROP;
+	}
+}
+
+/* Log the packet through nf_log, as the rule says, within its rate. */
+static void tm_log(struct tm_klog *log, const struct sk_buff *skb,
+		   const struct nf_hook_state *state)
+{
+	if (!__ratelimit(&log->rs))
+		return;
+	nf_log_packet(state->net, state->pf, state->hook, skb, state->in,
+		      state->out, log->typed ? &log->li : NULL, "%s",
+		      log->prefix);
+}
+
 static unsigned int tm_nf_hook(void *priv, struct sk_buff *skb,
 			       const struct nf_hook_state *state)
 {
@@ -248,24 +285,23 @@ static unsigned int tm_nf_hook(void *priv, struct sk_buff *skb,
 		return policy;
 	kr = (const struct tm_krule *)(uintptr_t)r->action;
 	tm_count(kr, skb->len);
+	if (unlikely(kr->log))
+		tm_log(kr->log, skb, state);
+	if (unlikely(kr->trace))
+		tm_nl_trace(state->net, t, kr, &k, state->hook,
+			    tm_verdict(kr, policy), skb->len);
 
 	switch (kr->action) {
-	case TM_ACT_ACCEPT:
-		return NF_ACCEPT;
 	case TM_ACT_REJECT:
 		tm_reject(skb, state, &k, frag, kr->reject);
-		return NF_DROP;
+		break;
 	case TM_ACT_MARK:
 		skb->mark = kr->mark;
-		return policy;
-	case TM_ACT_COUNT:
-		return policy;
+		break;
 	case TM_ACT_LB:
 		return tm_lb_packet(kr->svc, skb, state);
-	case TM_ACT_DROP:
-	default:
-		return NF_DROP;
 	}
+	return tm_verdict(kr, policy);
 }
 
 int tm_hook_register(struct net *net, struct tm_table *t)

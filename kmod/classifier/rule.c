@@ -117,16 +117,89 @@ static struct tm_krule *tm_krule_new(const struct tm_rule_cfg *cfg, u32 id,
 	kr->action = cfg->action;
 	kr->reject = cfg->reject;
 	kr->fams = cfg->fams;
+	kr->queue = cfg->queue;
+	kr->queue_bypass = cfg->queue_bypass;
+	kr->trace = cfg->trace;
 	kr->svc = cfg->svc;
 	if (kr->svc)
 		tm_lb_svc_get(kr->svc);
 	return kr;
 }
 
+/* The families of the rule's fams, as netfilter numbers them. */
+static const u8 tm_fam_pf[2] = { NFPROTO_IPV4, NFPROTO_IPV6 };
+
+static void tm_klog_free(struct tm_klog *log)
+{
+	unsigned int i;
+
+	if (!log)
+		return;
+	for (i = 0; i < ARRAY_SIZE(tm_fam_pf); i++)
+		if (log->pfs & BIT(tm_fam_pf[i]))
+			nf_logger_put(tm_fam_pf[i], log->li.type);
+	kfree(log);
+}
+
+/*
+ * The rule's logging: its logger's module held for each family, loaded
+ * if need be (a level: nf_log_syslog, a group: nfnetlink_log).  Without
+ * either, packets go to the logger bound to the family, and
+ * nf_log_syslog is loaded, which binds itself where none is bound.
+ */
+static int tm_klog_new(struct tm_krule *kr, const struct tm_rule_cfg *cfg,
+		       struct netlink_ext_ack *extack)
+{
+	struct tm_klog *log;
+	unsigned int i;
+	int err;
+
+	if (!cfg->log)
+		return 0;
+	log = kzalloc(sizeof(*log), GFP_KERNEL_ACCOUNT);
+	if (!log) {
+		NL_SET_ERR_MSG(extack, "Out of memory");
+		return -ENOMEM;
+	}
+	kr->log = log;
+	ratelimit_state_init(&log->rs, HZ, cfg->log_rate);
+	/* No "callbacks suppressed" lines: the log is the user's. */
+	ratelimit_set_flags(&log->rs, RATELIMIT_MSG_ON_RELEASE);
+	if (cfg->log_prefix)
+		strscpy(log->prefix, cfg->log_prefix, sizeof(log->prefix));
+	log->typed = cfg->log_level >= 0 || cfg->log_group >= 0;
+	if (cfg->log_group >= 0) {
+		log->li.type = NF_LOG_TYPE_ULOG;
+		log->li.u.ulog.group = cfg->log_group;
+	} else {
+		log->li.type = NF_LOG_TYPE_LOG;
+		log->li.u.log.level = cfg->log_level >= 0 ? cfg->log_level :
+							    LOGLEVEL_WARNING;
+	}
+	for (i = 0; i < ARRAY_SIZE(tm_fam_pf); i++) {
+		if (!(kr->fams & BIT(i)))
+			continue;
+		err = nf_logger_find_get(tm_fam_pf[i], log->li.type);
+		if (!err) {
+			log->pfs |= BIT(tm_fam_pf[i]);
+		} else if (log->typed && log->li.type == NF_LOG_TYPE_ULOG) {
+			NL_SET_ERR_MSG(extack,
+				       "No nflog logger (module nfnetlink_log) for the rule's family");
+			return err;
+		} else if (log->typed) {
+			NL_SET_ERR_MSG(extack,
+				       "No syslog logger (module nf_log_syslog) for the rule's family");
+			return err;
+		}
+	}
+	return 0;
+}
+
 static void tm_krule_free_rcu(struct rcu_head *head)
 {
 	struct tm_krule *kr = container_of(head, struct tm_krule, rcu);
 
+	tm_klog_free(kr->log);
 	tm_cnt_put(kr->cnt);
 	kfree(kr);
 }
@@ -318,6 +391,11 @@ int tm_rule_add(const struct tm_target *tg, struct tm_rule_cfg *cfg,
 		NL_SET_ERR_MSG(extack, "Out of memory");
 		return -ENOMEM;
 	}
+	err = tm_klog_new(kr, cfg, extack);
+	if (err) {
+		tm_krule_free(kr);
+		return err;
+	}
 	err = tm_ruleset_insert(rs, kr, cfg);
 	if (err) {
 		tm_cls_error(err, extack);
@@ -358,6 +436,11 @@ int tm_rule_replace(const struct tm_target *tg, const struct tm_rule_cfg *cfg,
 	if (!kr) {
 		NL_SET_ERR_MSG(extack, "Out of memory");
 		return -ENOMEM;
+	}
+	err = tm_klog_new(kr, cfg, extack);
+	if (err) {
+		tm_krule_free(kr);
+		return err;
 	}
 	err = tm_ruleset_replace(rs, old, kr, cfg);
 	if (err) {

@@ -26,18 +26,17 @@
 #define tm_genl_op genl_ops
 #endif
 
-enum tm_mcgrp {
-	TM_MCGRP_EVENTS,
-};
-
 /*
  * Events carry what the read commands return (rules, comments, SIDs,
- * services): the same privilege as they, CAP_NET_ADMIN over the namespace's
- * user namespace, checked by genl_bind() when a socket joins the group.
+ * services), trace events the headers of packets: the same privilege as
+ * the read commands, CAP_NET_ADMIN over the namespace's user namespace,
+ * checked by genl_bind() when a socket joins the group.
  */
 static const struct genl_multicast_group tm_mcgrps[] = {
 	[TM_MCGRP_EVENTS] = { .name = TM_GENL_MCGRP_EVENTS,
 			      .flags = GENL_MCAST_CAP_NET_ADMIN },
+	[TM_MCGRP_TRACE] = { .name = TM_GENL_MCGRP_TRACE,
+			     .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 /**
@@ -201,6 +200,15 @@ static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 	[TM_A_RULE_SPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
 	[TM_A_RULE_DPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
 	[TM_A_RULE_PROTO_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
+	[TM_A_RULE_QUEUE_NUM] = { .type = NLA_U16 },
+	[TM_A_RULE_QUEUE_BYPASS] = { .type = NLA_FLAG },
+	[TM_A_RULE_LOG] = { .type = NLA_FLAG },
+	[TM_A_RULE_LOG_PREFIX] = { .type = NLA_NUL_STRING,
+				   .len = TM_LOG_PREFIX_MAX - 1 },
+	[TM_A_RULE_LOG_LEVEL] = NLA_POLICY_MAX(NLA_U8, 7),
+	[TM_A_RULE_LOG_GROUP] = { .type = NLA_U16 },
+	[TM_A_RULE_LOG_RATE] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_RULE_TRACE] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy tm_rule_del_policy[TM_A_MAX + 1] = {

@@ -8,7 +8,8 @@
  * tm_net.lock for every command (TM_NL_LOCK) and post_doit releases it,
  * so that handlers and the code of the objects find it held; the events
  * are sent under it, so that listeners see them in generation order.
- * Dumps take it for each part they fill.
+ * Dumps take it for each part they fill.  Trace events come from the
+ * hooks, without it.
  */
 #ifndef _TM_GENL_H
 #define _TM_GENL_H
@@ -16,6 +17,8 @@
 #include <linux/bits.h>
 #include <net/genetlink.h>
 
+struct tm_key;
+struct tm_krule;
 struct tm_lb_backend;
 struct tm_lb_svc;
 struct tm_net;
@@ -46,9 +49,18 @@ static inline struct tm_table *tm_nl_info_table(const struct genl_info *info)
 extern struct genl_family tm_genl_family;
 int __init tm_genl_init(void);
 void tm_genl_exit(void);
+/* The family's multicast groups. */
+enum tm_mcgrp {
+	TM_MCGRP_EVENTS,
+	TM_MCGRP_TRACE,
+};
+
 struct sk_buff *tm_genl_event_new(struct net *net, size_t size);
 void tm_genl_event_send(struct net *net, struct sk_buff *skb, int err);
 int tm_put_generation(struct sk_buff *skb, u64 generation);
+void tm_nl_trace(struct net *net, const struct tm_table *t,
+		 const struct tm_krule *kr, const struct tm_key *k, u8 hook,
+		 u32 verdict, u32 len);
 int tm_put_counters(struct sk_buff *skb, const u8 *attrs, const u64 *c,
 		    unsigned int n);
 

@@ -458,6 +458,20 @@ static int tm_nl_rule_parse(struct genl_info *info, struct tm_rule_cfg *cfg,
 	if (a[TM_A_RULE_COOKIE])
 		cfg->cookie = nla_get_u64(a[TM_A_RULE_COOKIE]);
 	cfg->reset_counters = !!a[TM_A_RULE_RESET_COUNTERS];
+	if (a[TM_A_RULE_QUEUE_NUM])
+		cfg->queue = nla_get_u16(a[TM_A_RULE_QUEUE_NUM]);
+	cfg->queue_bypass = !!a[TM_A_RULE_QUEUE_BYPASS];
+	cfg->trace = !!a[TM_A_RULE_TRACE];
+	cfg->log = !!a[TM_A_RULE_LOG];
+	if (a[TM_A_RULE_LOG_PREFIX])
+		cfg->log_prefix = nla_data(a[TM_A_RULE_LOG_PREFIX]);
+	cfg->log_level = a[TM_A_RULE_LOG_LEVEL] ?
+			 nla_get_u8(a[TM_A_RULE_LOG_LEVEL]) : -1;
+	cfg->log_group = a[TM_A_RULE_LOG_GROUP] ?
+			 nla_get_u16(a[TM_A_RULE_LOG_GROUP]) : -1;
+	cfg->log_rate = a[TM_A_RULE_LOG_RATE] ?
+			nla_get_u32(a[TM_A_RULE_LOG_RATE]) :
+			TM_LOG_RATE_DEFAULT;
 	return 0;
 }
 
@@ -626,6 +640,24 @@ static int tm_nl_rule_check(struct genl_info *info, const struct tm_table *t,
 		if (err)
 			return err;
 	}
+	if ((a[TM_A_RULE_QUEUE_NUM] || a[TM_A_RULE_QUEUE_BYPASS]) &&
+	    cfg->action != TM_ACT_QUEUE) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_QUEUE_NUM] ?:
+				    a[TM_A_RULE_QUEUE_BYPASS],
+				    "Queue given for an action other than queue");
+		return -EINVAL;
+	}
+	if (!cfg->log &&
+	    (a[TM_A_RULE_LOG_PREFIX] || a[TM_A_RULE_LOG_LEVEL] ||
+	     a[TM_A_RULE_LOG_GROUP] || a[TM_A_RULE_LOG_RATE])) {
+		NL_SET_ERR_MSG(extack, "Log options without log");
+		return -EINVAL;
+	}
+	if (a[TM_A_RULE_LOG_LEVEL] && a[TM_A_RULE_LOG_GROUP]) {
+		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_LOG_GROUP],
+				    "A log level (syslog) and a log group (nflog) both");
+		return -EINVAL;
+	}
 	if (cfg->reset_counters && !replace) {
 		NL_SET_ERR_MSG_ATTR(extack, a[TM_A_RULE_RESET_COUNTERS],
 				    "Counters can only be reset on a replace");
@@ -736,6 +768,19 @@ static int tm_put_sets(struct sk_buff *skb, const struct tm_rule_set *s,
 	return 0;
 }
 
+static int tm_put_log(struct sk_buff *skb, const struct tm_klog *log)
+{
+	return nla_put_flag(skb, TM_A_RULE_LOG) ||
+	       (log->prefix[0] &&
+		nla_put_string(skb, TM_A_RULE_LOG_PREFIX, log->prefix)) ||
+	       (log->typed && log->li.type == NF_LOG_TYPE_LOG &&
+		nla_put_u8(skb, TM_A_RULE_LOG_LEVEL, log->li.u.log.level)) ||
+	       (log->typed && log->li.type == NF_LOG_TYPE_ULOG &&
+		nla_put_u16(skb, TM_A_RULE_LOG_GROUP,
+			    log->li.u.ulog.group)) ||
+	       nla_put_u32(skb, TM_A_RULE_LOG_RATE, log->rs.burst);
+}
+
 /*
  * A rule: @r is the classifier's (of a set rule, one of its entries: the
  * fields of its sets come from kr->set).
@@ -774,6 +819,12 @@ static int tm_put_rule(struct sk_buff *skb, const struct tm_krule *kr,
 	     nla_put_u32(skb, TM_A_RULE_MARK, kr->mark)) ||
 	    (kr->svc &&
 	     nla_put_string(skb, TM_A_RULE_LB_SERVICE, kr->svc->name)) ||
+	    (kr->action == TM_ACT_QUEUE &&
+	     (nla_put_u16(skb, TM_A_RULE_QUEUE_NUM, kr->queue) ||
+	      (kr->queue_bypass &&
+	       nla_put_flag(skb, TM_A_RULE_QUEUE_BYPASS)))) ||
+	    (kr->log && tm_put_log(skb, kr->log)) ||
+	    (kr->trace && nla_put_flag(skb, TM_A_RULE_TRACE)) ||
 	    (kr->comment &&
 	     nla_put_string(skb, TM_A_RULE_COMMENT, kr->comment)) ||
 	    (kr->cookie &&
@@ -1183,4 +1234,75 @@ int tm_nl_counters_reset(struct sk_buff *skb, struct genl_info *info)
 		tm_rules_for_each(&t->rules, tm_reset_one, NULL);
 	}
 	return 0;
+}
+
+/* The key of a packet, as TM_A_KEY_* attributes. */
+static int tm_put_key(struct sk_buff *skb, const struct tm_key *k)
+{
+	return tm_put_addr(skb, TM_A_KEY_SRC, &k->src, k->family) ||
+	       tm_put_addr(skb, TM_A_KEY_DST, &k->dst, k->family) ||
+	       nla_put_u8(skb, TM_A_KEY_PROTO, k->proto) ||
+	       nla_put_u16(skb, TM_A_KEY_SPORT, k->sport) ||
+	       nla_put_u16(skb, TM_A_KEY_DPORT, k->dport) ||
+	       (k->iif && nla_put_u32(skb, TM_A_KEY_IIF, k->iif)) ||
+	       (k->oif && nla_put_u32(skb, TM_A_KEY_OIF, k->oif)) ||
+	       nla_put_u8(skb, TM_A_KEY_CT_STATE, k->ct) ||
+	       (k->proto == IPPROTO_TCP &&
+		nla_put_u8(skb, TM_A_KEY_TCP_FLAGS, k->tcp_flags)) ||
+	       nla_put_u32(skb, TM_A_KEY_MARK, k->mark) ||
+	       nla_put_u8(skb, TM_A_KEY_DSCP, k->dscp) ||
+	       nla_put_u8(skb, TM_A_KEY_FRAGMENT, k->frag);
+}
+
+/**
+ * tm_nl_trace() - a trace event of a packet a traced rule took
+ * @net: the packet's namespace
+ * @t: the table
+ * @kr: the rule
+ * @k: the packet's key
+ * @hook: the netfilter hook, enum tm_hook
+ * @verdict: the netfilter verdict
+ * @len: the packet's length
+ *
+ * From the hook, in softirq or process context, under RCU: nothing without
+ * a listener, at most TM_TRACE_RATE a second in the namespace; what the
+ * rate limit or memory drops is counted in the next event.
+ */
+void tm_nl_trace(struct net *net, const struct tm_table *t,
+		 const struct tm_krule *kr, const struct tm_key *k, u8 hook,
+		 u32 verdict, u32 len)
+{
+	struct tm_net *tn;
+	struct sk_buff *skb;
+	u64 missed;
+	void *hdr;
+
+	if (!genl_has_listeners(&tm_genl_family, net, TM_MCGRP_TRACE))
+		return;
+	tn = tm_net(net);
+	if (!__ratelimit(&tn->trace_rs))
+		goto missed;
+	skb = genlmsg_new(NLMSG_GOODSIZE, GFP_ATOMIC);
+	if (!skb)
+		goto missed;
+	hdr = genlmsg_put(skb, 0, 0, &tm_genl_family, 0, TM_CMD_TRACE);
+	missed = atomic64_xchg(&tn->trace_missed, 0);
+	if (!hdr || nla_put_string(skb, TM_A_TABLE_NAME, t->name) ||
+	    nla_put_u32(skb, TM_A_RULE_ID, kr->id) ||
+	    nla_put_u8(skb, TM_A_TRACE_HOOK, hook) ||
+	    nla_put_u32(skb, TM_A_TRACE_VERDICT, verdict) ||
+	    nla_put_u32(skb, TM_A_TRACE_LEN, len) ||
+	    (missed &&
+	     nla_put_u64_64bit(skb, TM_A_TRACE_MISSED, missed, TM_A_PAD)) ||
+	    tm_put_key(skb, k)) {
+		nlmsg_free(skb);
+		atomic64_add(missed + 1, &tn->trace_missed);
+		return;
+	}
+	genlmsg_end(skb, hdr);
+	genlmsg_multicast_netns(&tm_genl_family, net, skb, 0, TM_MCGRP_TRACE,
+				GFP_ATOMIC);
+	return;
+missed:
+	atomic64_inc(&tn->trace_missed);
 }

@@ -23,6 +23,7 @@
 static struct mnl_socket *tm_sock;
 static uint16_t tm_family_id;
 static uint32_t tm_events_grp;
+static uint32_t tm_trace_grp;
 static uint32_t tm_seq;
 
 bool tm_nl_dump_intr;
@@ -36,6 +37,7 @@ static void tm_nl_die(const char *what)
 struct tm_genl_info {
 	uint16_t id;
 	uint32_t events;
+	uint32_t trace;
 };
 
 static void tm_family_groups(const struct nlattr *groups,
@@ -59,6 +61,8 @@ static void tm_family_groups(const struct nlattr *groups,
 		}
 		if (name && !strcmp(name, TM_GENL_MCGRP_EVENTS))
 			f->events = id;
+		if (name && !strcmp(name, TM_GENL_MCGRP_TRACE))
+			f->trace = id;
 	}
 }
 
@@ -257,6 +261,7 @@ static int tm_nl_try_open(void)
 	}
 	tm_family_id = f.id;
 	tm_events_grp = f.events;
+	tm_trace_grp = f.trace;
 	return 0;
 }
 
@@ -285,6 +290,12 @@ uint32_t tm_nl_events_group(void)
 {
 	tm_nl_socket();
 	return tm_events_grp;
+}
+
+uint32_t tm_nl_trace_group(void)
+{
+	tm_nl_socket();
+	return tm_trace_grp;
 }
 
 uint32_t tm_nl_seq(uint32_t n)
@@ -481,6 +492,18 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_RULE_PROTO_SET] = MNL_TYPE_NESTED,
 	[TM_A_RULE_SET_ELEM] = MNL_TYPE_NESTED,
 	[TM_A_TABLE_ENTRIES] = MNL_TYPE_U32,
+	[TM_A_RULE_QUEUE_NUM] = MNL_TYPE_U16,
+	[TM_A_RULE_QUEUE_BYPASS] = MNL_TYPE_FLAG,
+	[TM_A_RULE_LOG] = MNL_TYPE_FLAG,
+	[TM_A_RULE_LOG_PREFIX] = MNL_TYPE_NUL_STRING,
+	[TM_A_RULE_LOG_LEVEL] = MNL_TYPE_U8,
+	[TM_A_RULE_LOG_GROUP] = MNL_TYPE_U16,
+	[TM_A_RULE_LOG_RATE] = MNL_TYPE_U32,
+	[TM_A_RULE_TRACE] = MNL_TYPE_FLAG,
+	[TM_A_TRACE_VERDICT] = MNL_TYPE_U32,
+	[TM_A_TRACE_HOOK] = MNL_TYPE_U8,
+	[TM_A_TRACE_LEN] = MNL_TYPE_U32,
+	[TM_A_TRACE_MISSED] = MNL_TYPE_U64,
 	[TM_A_LB_FLOW_CLIENT] = MNL_TYPE_BINARY,
 	[TM_A_LB_FLOW_CPORT] = MNL_TYPE_U16,
 	[TM_A_LB_FLOW_VPORT] = MNL_TYPE_U16,

@@ -125,6 +125,19 @@
  * TM_A_RULE_ACTION (u8, enum tm_action, default TM_ACT_ACCEPT) is what the
  * winning rule does; every rule also counts the packets and bytes it wins
  * (TM_A_RULE_PACKETS, TM_A_RULE_BYTES, per-CPU counters summed on read).
+ * Besides its action a rule may log and trace the packets it takes.
+ * TM_A_RULE_LOG logs each through the kernel's nf_log, with
+ * TM_A_RULE_LOG_PREFIX: to the kernel log at syslog level
+ * TM_A_RULE_LOG_LEVEL (nf_log_syslog), to nflog group TM_A_RULE_LOG_GROUP
+ * (nfnetlink_log), or without either to the logger bound to the family
+ * (/proc/sys/net/netfilter/nf_log, nf_log_syslog when none is bound); at
+ * most TM_A_RULE_LOG_RATE lines a second (TM_LOG_RATE_DEFAULT).
+ * TM_A_RULE_TRACE sends each as a TM_CMD_TRACE event to the
+ * TM_GENL_MCGRP_TRACE group: TM_A_TABLE_NAME, TM_A_RULE_ID,
+ * TM_A_TRACE_HOOK, TM_A_TRACE_VERDICT, TM_A_TRACE_LEN and the packet's
+ * key (TM_A_KEY_*), at most TM_TRACE_RATE a second in a namespace, the
+ * events dropped meanwhile counted in the next one's TM_A_TRACE_MISSED.
+ *
  * TM_A_RULE_COMMENT (string) and TM_A_RULE_COOKIE (u64) are the caller's,
  * stored and reported unchanged.
  *
@@ -331,6 +344,7 @@
 #define TM_GENL_NAME		"tuplemerge"
 #define TM_GENL_VERSION		1
 #define TM_GENL_MCGRP_EVENTS	"events"
+#define TM_GENL_MCGRP_TRACE	"trace"
 
 /* Longest table name, including the terminating NUL. */
 #define TM_NAME_MAX		32
@@ -340,6 +354,12 @@
 #define TM_COMMENT_MAX		128
 /* Highest rule id. */
 #define TM_RULE_ID_MAX		0x7fffffffu
+/* Longest log prefix, including the NUL; log lines a second by default. */
+#define TM_LOG_PREFIX_MAX	64
+#define TM_LOG_RATE_DEFAULT	10
+/* Trace events a second, per namespace. */
+#define TM_TRACE_RATE		1000
+
 /* Values of a rule's sets in all, and entries of their cross product. */
 #define TM_SET_VALUES_MAX	512
 #define TM_SET_ENTRIES_MAX	4096
@@ -384,6 +404,7 @@ enum tm_cmd {
 	TM_CMD_LB_FLOW_GET,
 	TM_CMD_LB_FLOW_FLUSH,
 	TM_CMD_FLUSH,
+	TM_CMD_TRACE,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -443,6 +464,11 @@ enum tm_action {
 	TM_ACT_LB,		/* hand to load-balancer service
 				 * TM_A_RULE_LB_SERVICE (IPv6 rules of a
 				 * prerouting table only)
+				 */
+	TM_ACT_QUEUE,		/* to userspace: NFQUEUE queue
+				 * TM_A_RULE_QUEUE_NUM; without a reader
+				 * dropped, or accepted with
+				 * TM_A_RULE_QUEUE_BYPASS
 				 */
 
 	__TM_ACT_MAX,
@@ -729,6 +755,23 @@ enum tm_attr {
 	TM_A_RULE_PROTO_SET,	/* nest of TM_A_RULE_SET_ELEM: PROTO */
 	TM_A_RULE_SET_ELEM,	/* nest: one value of a set */
 	TM_A_TABLE_ENTRIES,	/* u32: classifier entries of the rules */
+	TM_A_RULE_QUEUE_NUM,	/* u16: TM_ACT_QUEUE's queue */
+	TM_A_RULE_QUEUE_BYPASS,	/* flag: no reader, accept (else drop) */
+	TM_A_RULE_LOG,		/* flag: log the packets the rule takes */
+	TM_A_RULE_LOG_PREFIX,	/* string, at most TM_LOG_PREFIX_MAX - 1 */
+	TM_A_RULE_LOG_LEVEL,	/* u8: syslog level 0..7, by nf_log_syslog */
+	TM_A_RULE_LOG_GROUP,	/* u16: nflog group, by nfnetlink_log */
+	TM_A_RULE_LOG_RATE,	/* u32: lines a second at most, default
+				 * TM_LOG_RATE_DEFAULT
+				 */
+	TM_A_RULE_TRACE,	/* flag: TM_CMD_TRACE events of its packets */
+	TM_A_TRACE_VERDICT,	/* u32: the netfilter verdict (NF_ACCEPT 1,
+				 * NF_DROP 0, NF_STOLEN 2, NF_QUEUE 3 with
+				 * the queue in the upper 16 bits)
+				 */
+	TM_A_TRACE_HOOK,	/* u8: enum tm_hook */
+	TM_A_TRACE_LEN,		/* u32: the packet's length */
+	TM_A_TRACE_MISSED,	/* u64: events the rate limit dropped before */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
