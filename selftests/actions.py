@@ -218,12 +218,14 @@ def trace_socket():
     nl = tmnl.Genl()
     nl.send(0x10, 3, tmnl.attr(2, b"tuplemerge\0"), 0)
     group = None
+    # One reply, no ack: read it alone.
     for mtype, _, body in nl.recv():
         attrs = nla_parse(body[4:])
         for grp in nla_parse(attrs.get(7, b"")).values():
             g = nla_parse(grp)
             if g.get(1, b"").rstrip(b"\0") == b"trace":
                 group = struct.unpack("I", g[2])[0]
+        break
     return s, group
 
 

@@ -229,6 +229,14 @@ enum {
 	TM_JR_REJECT,
 	TM_JR_MARK,
 	TM_JR_LB_SERVICE,
+	TM_JR_QUEUE,
+	TM_JR_QUEUE_BYPASS,
+	TM_JR_LOG,
+	TM_JR_LOG_PREFIX,
+	TM_JR_LOG_LEVEL,
+	TM_JR_LOG_GROUP,
+	TM_JR_LOG_RATE,
+	TM_JR_TRACE,
 	TM_JR_PACKETS,
 	TM_JR_BYTES,
 	TM_JR_MAX
@@ -269,6 +277,14 @@ static const struct tm_json_member tm_json_rule[TM_JR_MAX] = {
 	[TM_JR_REJECT] = { "reject", TM_J_STRING },
 	[TM_JR_MARK] = { "mark", TM_J_INT },
 	[TM_JR_LB_SERVICE] = { "lb_service", TM_J_STRING },
+	[TM_JR_QUEUE] = { "queue", TM_J_INT },
+	[TM_JR_QUEUE_BYPASS] = { "queue_bypass", TM_J_BOOL },
+	[TM_JR_LOG] = { "log", TM_J_BOOL },
+	[TM_JR_LOG_PREFIX] = { "log_prefix", TM_J_STRING, "prefix" },
+	[TM_JR_LOG_LEVEL] = { "log_level", TM_J_STRING, "level" },
+	[TM_JR_LOG_GROUP] = { "log_group", TM_J_INT, "group" },
+	[TM_JR_LOG_RATE] = { "log_rate", TM_J_INT, "rate" },
+	[TM_JR_TRACE] = { "trace", TM_J_BOOL },
 	[TM_JR_PACKETS] = { "packets", TM_J_INT, "packets" },
 	[TM_JR_BYTES] = { "bytes", TM_J_INT, "bytes" },
 };
@@ -1502,8 +1518,13 @@ static void tm_json_action(struct tm_json *j, const struct tm_json_val **v,
 		} else if (!strcmp(act, "lb") && lb) {
 			tm_json_word(j, lb->s, m[TM_JR_LB_SERVICE].name);
 			lb = NULL;
+		} else if (!strcmp(act, "queue")) {
+			tm_json_word(j, v[TM_JR_QUEUE] ? v[TM_JR_QUEUE]->s : "0",
+				     m[TM_JR_QUEUE].name);
 		}
 	}
+	if (v[TM_JR_QUEUE_BYPASS] && v[TM_JR_QUEUE_BYPASS]->type == JSON_TRUE)
+		tm_json_word(j, "bypass", m[TM_JR_QUEUE_BYPASS].name);
 	if (rej)
 		tm_json_reject(j, rej, false);
 	if (mark) {
@@ -1623,7 +1644,7 @@ static bool tm_json_rule_ok(struct tm_json *j, const char *path,
 			    const struct tm_json_val **v, const char *table)
 {
 	static const char * const actions[] = {
-		"accept", "drop", "reject", "mark", "count", "lb",
+		"accept", "drop", "reject", "mark", "count", "lb", "queue",
 	};
 	const struct tm_json_member *m = tm_json_rule;
 	bool ok = true;
@@ -1641,7 +1662,7 @@ static bool tm_json_rule_ok(struct tm_json *j, const char *path,
 				break;
 		if (a == ARRAY_SIZE(actions)) {
 			tm_json_error(j, path, m[TM_JR_ACTION].name,
-				      "unknown action '%s' (expected accept, drop, reject, mark, count or lb)",
+				      "unknown action '%s' (expected accept, drop, reject, mark, count, lb or queue)",
 				      v[TM_JR_ACTION]->s);
 			ok = false;
 		}
@@ -1709,6 +1730,14 @@ static void tm_json_rule_obj(struct tm_json *j, const char *path,
 	tm_json_pair(j, m, v, TM_JR_COMMENT);
 	tm_json_pair(j, m, v, TM_JR_COOKIE);
 	tm_json_action(j, v, v[TM_JR_ACTION] ? v[TM_JR_ACTION]->s : NULL);
+	if (v[TM_JR_LOG] && v[TM_JR_LOG]->type == JSON_TRUE)
+		tm_json_word(j, "log", m[TM_JR_LOG].name);
+	tm_json_pair(j, m, v, TM_JR_LOG_PREFIX);
+	tm_json_pair(j, m, v, TM_JR_LOG_LEVEL);
+	tm_json_pair(j, m, v, TM_JR_LOG_GROUP);
+	tm_json_pair(j, m, v, TM_JR_LOG_RATE);
+	if (v[TM_JR_TRACE] && v[TM_JR_TRACE]->type == JSON_TRUE)
+		tm_json_word(j, "trace", m[TM_JR_TRACE].name);
 	tm_json_pair(j, m, v, TM_JR_PACKETS);
 	tm_json_pair(j, m, v, TM_JR_BYTES);
 	tm_json_emit(j, path);

@@ -6,8 +6,14 @@
  * add ...", "lb backend del ...") followed by
  * a comment with the generation; commits are comment lines.  With -j, one
  * JSON object per line with an "event" key.
+ *
+ * tmctl monitor trace: the "trace" group instead, a line per packet a rule
+ * with trace took: "trace TABLE rule ID hook HOOK verdict VERDICT len N"
+ * and the packet's key in the words of "rule lookup".
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netlink.h>
@@ -29,7 +35,174 @@ static const char * const tm_event_names[TM_CMD_MAX + 1] = {
 	[TM_CMD_LB_SERVICE_DEL] = "lb-service-del",
 	[TM_CMD_LB_BACKEND_NEW] = "lb-backend-new",
 	[TM_CMD_LB_BACKEND_DEL] = "lb-backend-del",
+	[TM_CMD_TRACE] = "trace",
 };
+
+/* A netfilter verdict (NF_DROP 0, NF_ACCEPT 1, NF_STOLEN 2, NF_QUEUE 3). */
+static const char * const tm_verdict_names[] = {
+	"drop", "accept", "stolen", "queue",
+};
+
+static const char *tm_verdict_name(uint32_t v)
+{
+	v &= 0xff;
+	return v < ARRAY_SIZE(tm_verdict_names) ? tm_verdict_names[v] : "?";
+}
+
+/*
+ * The key of a trace event, as the words of "rule lookup" (text) or as
+ * JSON members.
+ */
+static void tm_trace_key(const struct nlattr **tb, bool json)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	static const struct {
+		int attr;
+		const char *key;
+	} addrs[] = {
+		{ TM_A_KEY_SRC, "src" },
+		{ TM_A_KEY_DST, "dst" },
+	};
+	uint8_t proto = tb[TM_A_KEY_PROTO] ?
+			mnl_attr_get_u8(tb[TM_A_KEY_PROTO]) : 0;
+	bool icmp = proto == 1 || proto == 58;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
+		const struct nlattr *a = tb[addrs[i].attr];
+		uint16_t n = a ? mnl_attr_get_payload_len(a) : 0;
+
+		if (n != 4 && n != 16)
+			continue;
+		inet_ntop(n == 4 ? AF_INET : AF_INET6,
+			  mnl_attr_get_payload(a), buf, sizeof(buf));
+		if (json)
+			tm_out_str(addrs[i].key, buf);
+		else
+			printf(" %s %s", addrs[i].key, buf);
+	}
+	if (tb[TM_A_KEY_PROTO]) {
+		if (json)
+			tm_out_u64("proto", proto);
+		else
+			printf(" proto %s", tm_proto_name(proto, buf, sizeof(buf)));
+	}
+	if (tb[TM_A_KEY_SPORT] && tb[TM_A_KEY_DPORT]) {
+		uint16_t sp = mnl_attr_get_u16(tb[TM_A_KEY_SPORT]);
+		uint16_t dp = mnl_attr_get_u16(tb[TM_A_KEY_DPORT]);
+
+		if (json) {
+			tm_out_u64(icmp ? "icmp-type" : "sport", sp);
+			tm_out_u64(icmp ? "icmp-code" : "dport", dp);
+		} else {
+			printf(icmp ? " icmp-type %u icmp-code %u" :
+			       " sport %u dport %u", sp, dp);
+		}
+	}
+	if (tb[TM_A_KEY_IIF]) {
+		tm_dev_name(mnl_attr_get_u32(tb[TM_A_KEY_IIF]), buf,
+			    sizeof(buf));
+		if (json)
+			tm_out_str("iif", buf);
+		else
+			printf(" iif %s", buf);
+	}
+	if (tb[TM_A_KEY_OIF]) {
+		tm_dev_name(mnl_attr_get_u32(tb[TM_A_KEY_OIF]), buf,
+			    sizeof(buf));
+		if (json)
+			tm_out_str("oif", buf);
+		else
+			printf(" oif %s", buf);
+	}
+	if (tb[TM_A_KEY_CT_STATE]) {
+		uint8_t ct = mnl_attr_get_u8(tb[TM_A_KEY_CT_STATE]);
+		const char *name = ct <= TM_CT_STATE_MAX ?
+				   tm_ct_state_names[ct] : "?";
+
+		if (json)
+			tm_out_str("ct", name);
+		else
+			printf(" ct %s", name);
+	}
+	if (tb[TM_A_KEY_TCP_FLAGS]) {
+		uint8_t f = mnl_attr_get_u8(tb[TM_A_KEY_TCP_FLAGS]);
+
+		tm_set_str(f, tm_tcp_flag_names, 8, buf, sizeof(buf));
+		if (json)
+			tm_out_str("tcp-flags", buf);
+		else
+			printf(" tcp-flags %s", f ? buf : "0");
+	}
+	if (tb[TM_A_KEY_MARK]) {
+		if (json)
+			tm_out_u64("mark", mnl_attr_get_u32(tb[TM_A_KEY_MARK]));
+		else
+			printf(" mark 0x%x", mnl_attr_get_u32(tb[TM_A_KEY_MARK]));
+	}
+	if (tb[TM_A_KEY_DSCP]) {
+		if (json)
+			tm_out_u64("dscp", mnl_attr_get_u8(tb[TM_A_KEY_DSCP]));
+		else
+			printf(" dscp %u", mnl_attr_get_u8(tb[TM_A_KEY_DSCP]));
+	}
+	if (tb[TM_A_KEY_FRAGMENT]) {
+		uint8_t fr = mnl_attr_get_u8(tb[TM_A_KEY_FRAGMENT]);
+		const char *name = fr <= TM_FRAGMENT_MAX ?
+				   tm_fragment_names[fr] : "?";
+
+		if (json)
+			tm_out_str("fragment", name);
+		else
+			printf(" fragment %s", name);
+	}
+}
+
+static void tm_trace_text(const struct nlattr **tb)
+{
+	uint32_t v = tb[TM_A_TRACE_VERDICT] ?
+		     mnl_attr_get_u32(tb[TM_A_TRACE_VERDICT]) : 0;
+	uint8_t hook = tb[TM_A_TRACE_HOOK] ?
+		       mnl_attr_get_u8(tb[TM_A_TRACE_HOOK]) : 0;
+
+	if (tb[TM_A_TRACE_MISSED])
+		printf("# %" PRIu64 " trace events dropped (rate limit)\n",
+		       mnl_attr_get_u64(tb[TM_A_TRACE_MISSED]));
+	fputs("trace ", stdout);
+	tm_print_word(stdout, tb[TM_A_TABLE_NAME] ?
+		      mnl_attr_get_str(tb[TM_A_TABLE_NAME]) : "?");
+	printf(" rule %u hook %s verdict %s",
+	       tb[TM_A_RULE_ID] ? mnl_attr_get_u32(tb[TM_A_RULE_ID]) : 0,
+	       hook <= TM_HOOK_MAX ? tm_hook_names[hook] : "?",
+	       tm_verdict_name(v));
+	if ((v & 0xff) == 3)
+		printf(" queue %u", v >> 16);
+	if (tb[TM_A_TRACE_LEN])
+		printf(" len %u", mnl_attr_get_u32(tb[TM_A_TRACE_LEN]));
+	tm_trace_key(tb, false);
+}
+
+static void tm_trace_json(const struct nlattr **tb)
+{
+	uint32_t v = tb[TM_A_TRACE_VERDICT] ?
+		     mnl_attr_get_u32(tb[TM_A_TRACE_VERDICT]) : 0;
+	uint8_t hook = tb[TM_A_TRACE_HOOK] ?
+		       mnl_attr_get_u8(tb[TM_A_TRACE_HOOK]) : 0;
+
+	if (tb[TM_A_TABLE_NAME])
+		tm_out_str("table", mnl_attr_get_str(tb[TM_A_TABLE_NAME]));
+	if (tb[TM_A_RULE_ID])
+		tm_out_u64("rule", mnl_attr_get_u32(tb[TM_A_RULE_ID]));
+	tm_out_str("hook", hook <= TM_HOOK_MAX ? tm_hook_names[hook] : "?");
+	tm_out_str("verdict", tm_verdict_name(v));
+	if ((v & 0xff) == 3)
+		tm_out_u64("queue", v >> 16);
+	if (tb[TM_A_TRACE_LEN])
+		tm_out_u64("len", mnl_attr_get_u32(tb[TM_A_TRACE_LEN]));
+	if (tb[TM_A_TRACE_MISSED])
+		tm_out_u64("missed", mnl_attr_get_u64(tb[TM_A_TRACE_MISSED]));
+	tm_trace_key(tb, true);
+}
 
 static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 {
@@ -55,6 +228,9 @@ static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 		fputs("rule flush ", stdout);
 		tm_print_word(stdout, tb[TM_A_TABLE_NAME] ?
 			      mnl_attr_get_str(tb[TM_A_TABLE_NAME]) : "?");
+		break;
+	case TM_CMD_TRACE:
+		tm_trace_text(tb);
 		break;
 	case TM_CMD_TXN_COMMIT:
 		fputs("# commit table ", stdout);
@@ -135,6 +311,9 @@ static void tm_event_json(const struct nlattr **tb, uint8_t cmd)
 	case TM_CMD_LB_BACKEND_DEL:
 		tm_lb_backend_fields(tb);
 		break;
+	case TM_CMD_TRACE:
+		tm_trace_json(tb);
+		break;
 	}
 	if (tb[TM_A_NET_GENERATION])
 		tm_out_u64("generation",
@@ -162,26 +341,32 @@ static int tm_event_cb(const struct nlmsghdr *nlh, void *data)
 int tm_do_monitor(int argc, char **argv)
 {
 	static char buf[65536];
+	bool trace = argc > 0 && !strcmp(argv[0], "trace");
+	const char *what = trace ? TM_GENL_MCGRP_TRACE : TM_GENL_MCGRP_EVENTS;
 	struct mnl_socket *nl;
 	uint32_t grp;
 	int ret;
 
+	if (trace) {
+		argc--;
+		argv++;
+	}
 	if (argc > 0)
-		return tm_parse_error("monitor: unexpected '%s'", argv[0]);
+		return tm_parse_error("monitor: unexpected '%s' (monitor [trace])",
+				      argv[0]);
 	if (tmctl.check)
 		return TMCTL_OK;
 	nl = tm_nl_socket();
-	grp = tm_nl_events_group();
+	grp = trace ? tm_nl_trace_group() : tm_nl_events_group();
 	if (!grp) {
-		fputs("tmctl: monitor: the module has no \""
-		      TM_GENL_MCGRP_EVENTS "\" group\n", stderr);
+		fprintf(stderr, "tmctl: monitor: the module has no \"%s\" group\n",
+			what);
 		return TMCTL_EKERNEL;
 	}
 	if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &grp,
 				  sizeof(grp)) < 0) {
-		fprintf(stderr,
-			"tmctl: monitor: joining the events group: %s\n",
-			strerror(errno));
+		fprintf(stderr, "tmctl: monitor: joining the %s group: %s\n",
+			what, strerror(errno));
 		return TMCTL_EKERNEL;
 	}
 	for (;;) {

@@ -15,6 +15,7 @@
  * keyword.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -97,7 +98,14 @@ struct tm_rule_word {
 	uint16_t set_attr;
 	size_t off;
 	uint64_t min, max;
+	const char *json;
 };
+
+/* The JSON member of a row: its keyword, unless it says otherwise. */
+static const char *tm_rw_json_key(const struct tm_rule_word *d)
+{
+	return d->json ? d->json : d->keyword;
+}
 
 #define TM_RULE_VAL(r, d, type)	((type *)((char *)(r) + (d)->off))
 #define TM_RULE_CVAL(r, d, type) \
@@ -786,6 +794,231 @@ static const struct tm_rule_type tm_rw_mark = {
 	.json = tm_rw_mark_json,
 };
 
+/* queue N: the NFQUEUE queue number. */
+static int tm_rw_queue_parse(const struct tm_words *w, int v,
+			     const struct tm_rule_word *d,
+			     struct tm_rule_req *r)
+{
+	uint32_t q;
+
+	r->action = d->action;
+	r->word[TM_F_QUEUE] = v;
+	if (tm_parse_u32(w, v, d->what, 0, UINT16_MAX, &q))
+		return TMCTL_EPARSE;
+	r->queue = q;
+	return 0;
+}
+
+static void tm_rw_queue_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
+			    int word, const struct tm_rule_word *d,
+			    const struct tm_rule_req *r)
+{
+	tm_rw_action_put(nlh, map, word, d, r);
+	tm_rw_attr(nlh, map, r->word[TM_F_QUEUE], d->attr, sizeof(r->queue),
+		   &r->queue);
+}
+
+static void tm_rw_queue_text(const struct nlattr **tb,
+			     const struct tm_rule_word *d)
+{
+	if (tm_rw_action_of(tb) == d->action)
+		printf(" %s %u", d->keyword,
+		       tb[d->attr] ? mnl_attr_get_u16(tb[d->attr]) : 0);
+}
+
+static void tm_rw_queue_json(const struct nlattr **tb,
+			     const struct tm_rule_word *d)
+{
+	tm_rw_action_json(tb, d);
+	if (tb[d->attr])
+		tm_out_u64("queue", mnl_attr_get_u16(tb[d->attr]));
+}
+
+static const struct tm_rule_type tm_rw_queue = {
+	.parse = tm_rw_queue_parse,
+	.put = tm_rw_queue_put,
+	.text = tm_rw_queue_text,
+	.json = tm_rw_queue_json,
+};
+
+/* A flag printed as its keyword: bypass, log, trace. */
+static void tm_rw_bool_text(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		printf(" %s", d->keyword);
+}
+
+static void tm_rw_bool_json(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		tm_out_bool(tm_rw_json_key(d), true);
+}
+
+static const struct tm_rule_type tm_rw_bool = {
+	.parse = tm_rw_flag_parse,
+	.put = tm_rw_flag_put,
+	.text = tm_rw_bool_text,
+	.json = tm_rw_bool_json,
+};
+
+/* log prefix TEXT: a string under its own JSON key. */
+static void tm_rw_prefix_str_json(const struct nlattr **tb,
+				  const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		tm_out_str(tm_rw_json_key(d), mnl_attr_get_str(tb[d->attr]));
+}
+
+static const struct tm_rule_type tm_rw_log_prefix = {
+	.parse = tm_rw_string_parse,
+	.put = tm_rw_string_put,
+	.text = tm_rw_string_text,
+	.json = tm_rw_prefix_str_json,
+	.free_text = true,
+};
+
+/* log level NAME: syslog's, as nft names them; a number 0..7 too. */
+static const char * const tm_log_level_names[] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+};
+
+static int tm_rw_level_parse(const struct tm_words *w, int v,
+			     const struct tm_rule_word *d,
+			     struct tm_rule_req *r)
+{
+	uint32_t n;
+
+	if (w->argv[v][0] >= '0' && w->argv[v][0] <= '9') {
+		if (tm_parse_u32(w, v, d->what, 0, 7, &n))
+			return TMCTL_EPARSE;
+		r->log_level = n;
+		return 0;
+	}
+	return tm_parse_name(w, v, d->what, tm_log_level_names, 0, 7,
+			     &r->log_level);
+}
+
+static const char *tm_rw_level_name(const struct nlattr **tb,
+				    const struct tm_rule_word *d)
+{
+	uint8_t l = mnl_attr_get_u8(tb[d->attr]);
+
+	return l < ARRAY_SIZE(tm_log_level_names) ? tm_log_level_names[l] :
+						     "?";
+}
+
+static void tm_rw_level_text(const struct nlattr **tb,
+			     const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		printf(" %s %s", d->keyword, tm_rw_level_name(tb, d));
+}
+
+static void tm_rw_level_json(const struct nlattr **tb,
+			     const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		tm_out_str(tm_rw_json_key(d), tm_rw_level_name(tb, d));
+}
+
+static const struct tm_rule_type tm_rw_level = {
+	.parse = tm_rw_level_parse,
+	.put = tm_rw_u8_put,
+	.text = tm_rw_level_text,
+	.json = tm_rw_level_json,
+};
+
+/* log group N: an nflog group, u16. */
+static int tm_rw_u16_parse(const struct tm_words *w, int v,
+			   const struct tm_rule_word *d, struct tm_rule_req *r)
+{
+	uint32_t n;
+
+	if (tm_parse_u32(w, v, d->what, d->min, d->max, &n))
+		return TMCTL_EPARSE;
+	*TM_RULE_VAL(r, d, uint16_t) = n;
+	return 0;
+}
+
+static void tm_rw_u16_put(struct nlmsghdr *nlh, struct tm_attr_map *map,
+			  int word, const struct tm_rule_word *d,
+			  const struct tm_rule_req *r)
+{
+	tm_rw_attr(nlh, map, word, d->attr, sizeof(uint16_t),
+		   TM_RULE_CVAL(r, d, uint16_t));
+}
+
+static void tm_rw_u16_text(const struct nlattr **tb,
+			   const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		printf(" %s %u", d->keyword, mnl_attr_get_u16(tb[d->attr]));
+}
+
+static void tm_rw_u16_json(const struct nlattr **tb,
+			   const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		tm_out_u64(tm_rw_json_key(d), mnl_attr_get_u16(tb[d->attr]));
+}
+
+static const struct tm_rule_type tm_rw_u16 = {
+	.parse = tm_rw_u16_parse,
+	.put = tm_rw_u16_put,
+	.text = tm_rw_u16_text,
+	.json = tm_rw_u16_json,
+};
+
+/*
+ * log rate N[/second]: lines a second.  The kernel reports the default
+ * too; the text leaves it out, so that it reads back the same.
+ */
+static int tm_rw_rate_parse(const struct tm_words *w, int v,
+			    const struct tm_rule_word *d, struct tm_rule_req *r)
+{
+	const char *word = w->argv[v], *slash = strchr(word, '/');
+	unsigned long long n;
+	char *end;
+
+	if (!slash)
+		return tm_parse_u32(w, v, d->what, 1, UINT32_MAX,
+				    &r->log_rate);
+	errno = 0;
+	n = strtoull(word, &end, 10);
+	if (end != slash || strcmp(slash, "/second") || word[0] < '0' ||
+	    word[0] > '9' || errno || n < 1 || n > UINT32_MAX)
+		return tm_werror(w, v,
+				 "bad %s '%s' (expected N or N/second, N 1..%u)",
+				 d->what, word, UINT32_MAX);
+	r->log_rate = n;
+	return 0;
+}
+
+static void tm_rw_rate_text(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	uint32_t n = tb[d->attr] ? mnl_attr_get_u32(tb[d->attr]) : 0;
+
+	if (n && n != TM_LOG_RATE_DEFAULT)
+		printf(" %s %u/second", d->keyword, n);
+}
+
+static void tm_rw_rate_json(const struct nlattr **tb,
+			    const struct tm_rule_word *d)
+{
+	if (tb[d->attr])
+		tm_out_u64(tm_rw_json_key(d), mnl_attr_get_u32(tb[d->attr]));
+}
+
+static const struct tm_rule_type tm_rw_rate = {
+	.parse = tm_rw_rate_parse,
+	.put = tm_rw_u32_put,
+	.text = tm_rw_rate_text,
+	.json = tm_rw_rate_json,
+};
+
 /* lb SERVICE. */
 static int tm_rw_lb_parse(const struct tm_words *w, int v,
 			  const struct tm_rule_word *d, struct tm_rule_req *r)
@@ -1273,6 +1506,29 @@ static const struct tm_rule_word tm_rule_words[] = {
 	{ TM_ACT("lb", TM_ACT_LB, tm_rw_lb, TM_A_RULE_LB_SERVICE),
 	  .what = "lb service name", .words = 1,
 	  .max = TM_LB_SERVICE_MAX },
+	{ TM_ACT("queue", TM_ACT_QUEUE, tm_rw_queue, TM_A_RULE_QUEUE_NUM),
+	  .what = "queue number", .words = 1 },
+	{ .keyword = "bypass", .field = TM_F_BYPASS, .type = &tm_rw_bool,
+	  .attr = TM_A_RULE_QUEUE_BYPASS, .verbs = TM_V_SET,
+	  .json = "queue_bypass" },
+	{ .keyword = "log", .field = TM_F_LOG, .type = &tm_rw_bool,
+	  .attr = TM_A_RULE_LOG, .verbs = TM_V_SET },
+	{ TM_KEY("prefix", TM_F_LOG_PREFIX, tm_rw_log_prefix,
+		 TM_A_RULE_LOG_PREFIX, log_prefix),
+	  .what = "log prefix", .verbs = TM_V_SET,
+	  .max = TM_LOG_PREFIX_MAX - 1, .json = "log_prefix" },
+	{ TM_KEY("level", TM_F_LOG_LEVEL, tm_rw_level, TM_A_RULE_LOG_LEVEL,
+		 log_level),
+	  .what = "log level", .verbs = TM_V_SET, .json = "log_level" },
+	{ TM_KEY("group", TM_F_LOG_GROUP, tm_rw_u16, TM_A_RULE_LOG_GROUP,
+		 log_group),
+	  .what = "log group", .verbs = TM_V_SET, .max = UINT16_MAX,
+	  .json = "log_group" },
+	{ TM_KEY("rate", TM_F_LOG_RATE, tm_rw_rate, TM_A_RULE_LOG_RATE,
+		 log_rate),
+	  .what = "log rate", .verbs = TM_V_SET, .json = "log_rate" },
+	{ .keyword = "trace", .field = TM_F_TRACE, .type = &tm_rw_bool,
+	  .attr = TM_A_RULE_TRACE, .verbs = TM_V_SET },
 	{ TM_KEY("packets", TM_F_PACKETS, tm_rw_counter, TM_A_RULE_PACKETS,
 		 packets),
 	  .what = "packets", .verbs = TM_V_SET, .counter = true,
@@ -1501,7 +1757,7 @@ static int tm_set_parse(const struct tm_words *w, int v, size_t brace,
 			  TM_SET_ENTRIES_MAX);
 		return -1;
 	}
-	r->sets |= 1u << d->field;
+	r->sets |= 1ull << d->field;
 	return t.word;
 }
 
@@ -1630,7 +1886,7 @@ static const struct tm_prefix *tm_rule_addr(const struct tm_rule_req *r,
 	*val = NULL;
 	if (!TM_HAS(r, f))
 		return NULL;
-	if (!(r->sets & 1u << f))
+	if (!(r->sets & 1ull << f))
 		return f == TM_F_SRC ? &r->src : &r->dst;
 	for (i = 0; i < r->nset; i++) {
 		if (r->set[i].field == f) {
@@ -1838,7 +2094,18 @@ static int tm_rule_parse_words(const struct tm_words *w,
 	if ((verb == TM_VERB_ADD || verb == TM_VERB_REPLACE) &&
 	    !TM_HAS(r, TM_F_ACTION))
 		return tm_werror(w, w->argc,
-				 "missing action (accept, drop, reject, mark, count or lb)");
+				 "missing action (accept, drop, reject, mark, count, lb or queue)");
+	for (f = TM_F_LOG_PREFIX; f <= TM_F_LOG_RATE; f++)
+		if (TM_HAS(r, f) && !TM_HAS(r, TM_F_LOG))
+			return tm_werror(w, r->word[f] - 1,
+					 "'%s' is a log option: it needs 'log'",
+					 w->argv[r->word[f] - 1]);
+	if (TM_HAS(r, TM_F_LOG_LEVEL) && TM_HAS(r, TM_F_LOG_GROUP))
+		return tm_werror(w, r->word[TM_F_LOG_GROUP] - 1,
+				 "a log level (syslog) and a log group (nflog) both");
+	if (TM_HAS(r, TM_F_BYPASS) && r->action != TM_ACT_QUEUE)
+		return tm_werror(w, r->word[TM_F_BYPASS],
+				 "'bypass' needs the action queue");
 	return tm_rule_check_family(w, r);
 }
 
@@ -1878,7 +2145,7 @@ void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 			continue;
 		if (d->field == TM_F_ACTION && r->action != d->action)
 			continue;
-		if (r->sets & 1u << d->field)
+		if (r->sets & 1ull << d->field)
 			tm_rule_set_put(nlh, map, d, r);
 		else
 			d->type->put(nlh, map, r->word[d->field], d, r);

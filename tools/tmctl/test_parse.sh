@@ -146,7 +146,7 @@ bad.batch:3:21: error: '10.0.0.1/8': host bits set past /8, did you mean 10.0.0.
 bad.batch:5:17: error: missing 'vip ADDR' (the service's IPv6 address)
 bad.batch:6:6: error: unknown rule command 'frob' (add, replace, del or flush)
 bad.batch:7:25: error: unterminated " quote
-bad.batch:8:16: error: missing action (accept, drop, reject, mark, count or lb)
+bad.batch:8:16: error: missing action (accept, drop, reject, mark, count, lb or queue)
 bad.batch:9:21: error: '10.0.0.300': not an IPv4 or IPv6 prefix
 bad.batch:10:27: error: '90-80': empty port range, 90 is above 80
 bad.batch:11:18: error: '70000': port out of range 0..65535
@@ -368,7 +368,7 @@ rule add t id
 EOF
 cat > verbs.expect <<'EOF'
 verbs.batch:1:22: error: missing 'id N' (rule replace needs the rule id)
-verbs.batch:2:20: error: missing action (accept, drop, reject, mark, count or lb)
+verbs.batch:2:20: error: missing action (accept, drop, reject, mark, count, lb or queue)
 verbs.batch:3:11: error: missing 'id N' (rule del needs the rule id)
 verbs.batch:4:17: error: unknown keyword 'src'
 verbs.batch:5:14: error: unexpected 'x'
@@ -672,9 +672,9 @@ types.json: sids[2]: error: expected an object, not an integer
 types.json: services: error: expected an array, not an object
 types.json: tables[0].priority: error: expected an integer, not a number with a fraction or an exponent
 types.json: tables[0].rules[0].comment: error: a string with a NUL character (\u0000)
-types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport, sport_min, sport_max, dport, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)
+types.json: tables[0].rules[1].frob: error: unknown member 'frob' of a rule (expected table, id, priority, family, src, dst, sport, sport_min, sport_max, dport, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, queue, queue_bypass, log, log_prefix, log_level, log_group, log_rate, trace, packets or bytes)
 types.json: tables[0].rules[2].table: error: 'u' is not the table the rule is in, 't'
-types.json: tables[0].rules[3].action: error: unknown action 'jump' (expected accept, drop, reject, mark, count or lb)
+types.json: tables[0].rules[3].action: error: unknown action 'jump' (expected accept, drop, reject, mark, count, lb or queue)
 types.json: tables[0].rules[4].dport_min: error: dport_min without dport_max (a range has both, equal for one port)
 types.json: tables[0].rules[5].mark: error: expected an integer, not null
 types.json: tables[1]: error: missing member 'name' (the table's name)
@@ -709,7 +709,7 @@ values.json: tables[0].rules[0].dport_min: error: '70000': port out of range 0..
 values.json: tables[0].rules[1].sport_min: error: '90-80': empty port range, 90 is above 80
 values.json: tables[0].rules[2].src: error: '10.0.0.300': not an IPv4 or IPv6 prefix
 values.json: tables[0].rules[3].src: error: '10.0.0.0/8': IPv4 prefix in a family ip6 rule
-values.json: tables[0].rules[4]: error: missing action (accept, drop, reject, mark, count or lb)
+values.json: tables[0].rules[4]: error: missing action (accept, drop, reject, mark, count, lb or queue)
 values.json: tables[0].rules[5].cookie: error: bad cookie '18446744073709551616' (expected 0..18446744073709551615)
 values.json: tables[0].rules[6].reject: error: unknown reject type 'later' (expected tcp-reset, port-unreachable, host-unreachable or admin-prohibited)
 values.json: tables[0].rules[7].mark: error: second action 'mark', the rule already has 'accept'
@@ -782,7 +782,7 @@ same_error "a set and the family" "rule add t family ip dst { ::1 } drop" \
 } > many.json
 {
 	for i in $(seq 0 19); do
-		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport, sport_min, sport_max, dport, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, packets or bytes)\n" "$i"
+		printf "many.json: tables[0].rules[%d].bogus: error: unknown member 'bogus' of a rule (expected table, id, priority, family, src, dst, sport, sport_min, sport_max, dport, dport_min, dport_max, proto, iif, iif_index, oif, oif_index, ct_state, tcp_flags_mask, tcp_flags, icmp_type_min, icmp_type_max, icmp_code_min, icmp_code_max, meta_mark, meta_mark_mask, dscp, fragment, comment, cookie, action, reject, mark, lb_service, queue, queue_bypass, log, log_prefix, log_level, log_group, log_rate, trace, packets or bytes)\n" "$i"
 	done
 	echo "many.json: error: too many errors, stopped"
 } > many-json.expect
@@ -811,7 +811,7 @@ ok "stats" stats
 ok "metrics" metrics
 ok "metrics, every keyword" metrics no-rules output m.prom
 ok "metrics, abbreviated" me no o m.prom
-bad "m is still monitor" "monitor: unexpected 'x'" m x
+bad "m is still monitor" "monitor: unexpected 'x' (monitor [trace])" m x
 bad "metrics, unknown keyword" "metrics: unknown keyword 'rules'" \
 	metrics rules
 bad "metrics, output without its file" "metrics: 'output' needs a file" \
@@ -887,7 +887,7 @@ bad "icmp type range" "rule add: '256': ICMP type out of range 0..255" \
 	rule add t proto icmp icmp-type 256 accept
 bad "fragment kind" "rule add: 'middle': unknown fragment kind 'middle' (expected none, first, later, comma-separated)" \
 	rule add t fragment middle accept
-bad "missing action" "rule add: missing action (accept, drop, reject, mark, count or lb)" \
+bad "missing action" "rule add: missing action (accept, drop, reject, mark, count, lb or queue)" \
 	rule add t src 10.0.0.0/8
 bad "missing table" "rule add: missing table name" rule add
 bad "family mix" "rule add: '::1': IPv6 destination but IPv4 source" \

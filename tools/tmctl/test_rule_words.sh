@@ -64,6 +64,10 @@ add t id 22 priority 1 meta mark 0x10/0xf0 dscp 10-12,46 fragment first,later dr
 add t id 23 priority 1 meta mark 5 accept
 add t id 24 priority 1 proto tcp tcp-flags syn,ack none accept
 add t id 25 priority 1 ct state new,invalid,untracked dscp 0,63 fragment none count
+add t id 26 priority 1 proto udp dport 53 queue 3 bypass
+add t id 27 priority 1 log prefix "in: " level warn rate 5/second drop
+add t id 28 priority 1 trace log group 2 queue 0
+add t id 29 priority 1 log rate 10 accept
 CASES
 
 cat > "$tmp/want" <<'WANT'
@@ -109,6 +113,14 @@ rule add t id 24 priority 1 proto tcp tcp-flags syn,ack none accept
 {"table":"t","id":24,"priority":1,"proto":6,"tcp_flags_mask":"syn,ack","tcp_flags":"none","action":"accept"}
 rule add t id 25 priority 1 ct state invalid,new,untracked dscp 0,63 fragment none count
 {"table":"t","id":25,"priority":1,"ct_state":"invalid,new,untracked","dscp":"0,63","fragment":"none","action":"count"}
+rule add t id 26 priority 1 dport 53 proto udp queue 3 bypass
+{"table":"t","id":26,"priority":1,"dport_min":53,"dport_max":53,"proto":17,"action":"queue","queue":3,"queue_bypass":true}
+rule add t id 27 priority 1 drop log prefix "in: " level warn rate 5/second
+{"table":"t","id":27,"priority":1,"action":"drop","log":true,"log_prefix":"in: ","log_level":"warn","log_rate":5}
+rule add t id 28 priority 1 queue 0 log group 2 trace
+{"table":"t","id":28,"priority":1,"action":"queue","queue":0,"log":true,"log_group":2,"trace":true}
+rule add t id 29 priority 1 accept log
+{"table":"t","id":29,"priority":1,"action":"accept","log":true,"log_rate":10}
 WANT
 
 cat > "$tmp/want_err" <<'WANT'

@@ -112,7 +112,7 @@ void tm_usage(FILE *f)
 		"Other objects:\n"
 		"  counters reset TABLE [id N]\n"
 		"  stats\n"
-		"  monitor\n"
+		"  monitor [trace]\n"
 		"  metrics [no-rules] [output FILE]   Prometheus text format; FILE\n"
 		"                                     replaced in one step\n"
 		"  import TABLE FILE [ACTION]     ClassBench rules, one transaction\n"

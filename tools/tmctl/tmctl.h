@@ -224,6 +224,8 @@ uint16_t tm_nl_family(void);
 /* Whether the family answers (loading the module if allowed), no exit. */
 bool tm_nl_module_loaded(void);
 uint32_t tm_nl_events_group(void);
+/* The "trace" group: 0 when the module has none. */
+uint32_t tm_nl_trace_group(void);
 /* Reserve @n consecutive sequence numbers; returns the first. */
 uint32_t tm_nl_seq(uint32_t n);
 
@@ -395,11 +397,22 @@ enum tm_rule_field {
 	TM_F_REJECT,
 	TM_F_MARK,
 	TM_F_LB,
+	TM_F_QUEUE,
+	TM_F_BYPASS,
+	TM_F_LOG,
+	TM_F_LOG_PREFIX,
+	TM_F_LOG_LEVEL,
+	TM_F_LOG_GROUP,
+	TM_F_LOG_RATE,
+	TM_F_TRACE,
 	TM_F_RESET,
 	TM_F_PACKETS,
 	TM_F_BYTES,
 	TM_F_MAX
 };
+
+/* struct tm_rule_req.sets has a bit per field. */
+_Static_assert(TM_F_MAX <= 64, "struct tm_rule_req.sets is too small");
 
 /*
  * One value of a set ("src { A, B }"): what the type of its keyword's row
@@ -431,6 +444,11 @@ struct tm_rule_req {
 	uint32_t meta_mark[2];		/* value, mask */
 	uint64_t dscp_set;
 	uint64_t cookie;
+	uint16_t queue;
+	uint8_t log_level;
+	uint16_t log_group;
+	uint32_t log_rate;
+	const char *log_prefix;
 	uint64_t packets, bytes;	/* read back, never sent */
 	const char *table;	/* these point into the words */
 	const char *comment;
@@ -447,7 +465,7 @@ struct tm_rule_req {
 	 */
 	struct tm_rule_value *set;
 	uint16_t nset;
-	uint32_t sets;
+	uint64_t sets;
 };
 
 #define TM_HAS(r, f)	((r)->word[f] >= 0)
