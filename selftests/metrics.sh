@@ -193,7 +193,7 @@ test_sid()
 
 test_output()
 {
-	local out rc
+	local out rc line
 	local -a cmd
 
 	(umask 022 && tm metrics output "$TMP/out/tuplemerge.prom") 2>"$TMP/err"
@@ -225,8 +225,11 @@ test_output()
 	log_test "metrics no-rules; no netns label without -n"
 
 	# The unit's command, its tmctl and directory replaced by the test's.
-	read -r -a cmd < <(sed -n 's/^ExecStart=//p' "$UNIT" |
+	# No process substitution: the VM has no /dev/fd.
+	line=$(sed -n 's/^ExecStart=//p' "$UNIT" |
 		sed "s|/usr/sbin/tmctl|$TMCTL -n $ns2|; s|/var/lib/prometheus/node-exporter/|$TMP/out/|")
+	read -r -a cmd <<<"$line"
+
 	rm -f "$TMP/out/tuplemerge.prom"
 	"${cmd[@]}"
 	check_err $? "the unit's ExecStart: ${cmd[*]}"
