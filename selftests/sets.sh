@@ -168,7 +168,7 @@ test_refusals()
 	check_err $? "the bound named ($out)"
 	out=$(tm rule add fw id 9 src '{ 10.0.0.1/8 }' accept 2>&1)
 	check_fail $? "host bits in a set"
-	[[ $out == *"bits set past its prefix length"* ]]
+	[[ $out == *"host bits set past /8"* ]]
 	check_err $? "the value named ($out)"
 	log_test "refusals: the bound, a bad value"
 }
