@@ -41,7 +41,7 @@ source "$here/tmctl.bash-completion"
 
 passed=0
 failed=0
-rule_kw="id priority family src dst sport dport proto iif oif ct tcp-flags icmp-type icmp-code meta dscp fragment comment cookie accept drop reject mark count lb"
+rule_kw="id priority family src dst sport dport proto iif oif ct tcp-flags icmp-type icmp-code meta dscp fragment comment cookie accept drop reject mark count lb queue bypass log prefix level group rate trace"
 
 # expect "COMMAND LINE" "WORDS...": complete the last word of the line
 # (a trailing space completes a new, empty word).
@@ -89,7 +89,9 @@ expect "tmctl rule add filter iif l" "lo"
 expect "tmctl rule add filter reject w" "with"
 expect "tmctl rule add filter reject with " \
 	"tcp-reset port-unreachable host-unreachable admin-prohibited"
-expect "tmctl rule replace filter id 1 r" "reject reset-counters"
+expect "tmctl rule replace filter id 1 r" "rate reject reset-counters"
+expect "tmctl rule add filter log level " "emerg alert crit err warn notice info debug"
+expect "tmctl monitor " "trace"
 expect "tmctl rule add filter src " ""
 expect "tmctl rule del filter " "id"
 expect "tmctl rule lookup filter " \
