@@ -42,9 +42,12 @@ def service(name):
 
 
 def has_backend(svc, addr):
-    """@svc (a reply) lists backend @addr: tmnl leaves the nest raw."""
-    raw = ipaddress.ip_address(addr).packed.hex()
-    return svc is not None and any(raw in str(v) for v in svc.values())
+    """@svc (a reply) lists backend @addr in its lb-backends nest."""
+    want = str(ipaddress.ip_address(addr))
+    return svc is not None and any(
+        name == "lb-backend-sid" and value == want
+        for _, backend in svc.get("lb-backends", [])
+        for name, value in backend)
 
 
 def tables():
