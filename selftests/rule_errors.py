@@ -283,6 +283,10 @@ def test_actions():
             "table-name=t", "rule-log=", "rule-log-level=8")
     refused(34, "integer out of range", "log rate 0", "rule-new",
             "table-name=t", "rule-log=", "rule-log-rate=0")
+    # The kernel's rate limit counts in an int: 2^31 would log nothing.
+    for rate in ("1000001", "2147483648"):
+        refused(34, "integer out of range", "log rate " + rate, "rule-new",
+                "table-name=t", "rule-log=", "rule-log-rate=" + rate)
     refused(22, "Attribute failed policy validation", "log prefix of 64",
             "rule-new", "table-name=t", "rule-log=",
             "rule-log-prefix=" + "p" * 64)

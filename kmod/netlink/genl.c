@@ -111,6 +111,10 @@ static struct netlink_range_validation tm_rule_id_range = {
 	.min = 1, .max = TM_RULE_ID_MAX,
 };
 
+static struct netlink_range_validation tm_log_rate_range = {
+	.min = 1, .max = TM_LOG_RATE_MAX,
+};
+
 #define TM_POLICY_NAME \
 	[TM_A_TABLE_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 }
 
@@ -207,7 +211,8 @@ static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 				   .len = TM_LOG_PREFIX_MAX - 1 },
 	[TM_A_RULE_LOG_LEVEL] = NLA_POLICY_MAX(NLA_U8, 7),
 	[TM_A_RULE_LOG_GROUP] = { .type = NLA_U16 },
-	[TM_A_RULE_LOG_RATE] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_RULE_LOG_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						&tm_log_rate_range),
 	[TM_A_RULE_TRACE] = { .type = NLA_FLAG },
 };
 

@@ -131,7 +131,8 @@
  * TM_A_RULE_LOG_LEVEL (nf_log_syslog), to nflog group TM_A_RULE_LOG_GROUP
  * (nfnetlink_log), or without either to the logger bound to the family
  * (/proc/sys/net/netfilter/nf_log, nf_log_syslog when none is bound); at
- * most TM_A_RULE_LOG_RATE lines a second (TM_LOG_RATE_DEFAULT).
+ * most TM_A_RULE_LOG_RATE lines a second (TM_LOG_RATE_DEFAULT, at most
+ * TM_LOG_RATE_MAX).
  * TM_A_RULE_TRACE sends each as a TM_CMD_TRACE event to the
  * TM_GENL_MCGRP_TRACE group: TM_A_TABLE_NAME, TM_A_RULE_ID,
  * TM_A_TRACE_HOOK, TM_A_TRACE_VERDICT, TM_A_TRACE_LEN and the packet's
@@ -354,9 +355,13 @@
 #define TM_COMMENT_MAX		128
 /* Highest rule id. */
 #define TM_RULE_ID_MAX		0x7fffffffu
-/* Longest log prefix, including the NUL; log lines a second by default. */
+/*
+ * Longest log prefix, including the NUL; log lines a second by default
+ * and at most (the kernel's rate limit counts them in an int).
+ */
 #define TM_LOG_PREFIX_MAX	64
 #define TM_LOG_RATE_DEFAULT	10
+#define TM_LOG_RATE_MAX		1000000
 /* Trace events a second, per namespace. */
 #define TM_TRACE_RATE		1000
 
