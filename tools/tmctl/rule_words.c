@@ -983,15 +983,15 @@ static int tm_rw_rate_parse(const struct tm_words *w, int v,
 	char *end;
 
 	if (!slash)
-		return tm_parse_u32(w, v, d->what, 1, UINT32_MAX,
+		return tm_parse_u32(w, v, d->what, 1, TM_LOG_RATE_MAX,
 				    &r->log_rate);
 	errno = 0;
 	n = strtoull(word, &end, 10);
 	if (end != slash || strcmp(slash, "/second") || word[0] < '0' ||
-	    word[0] > '9' || errno || n < 1 || n > UINT32_MAX)
+	    word[0] > '9' || errno || n < 1 || n > TM_LOG_RATE_MAX)
 		return tm_werror(w, v,
 				 "bad %s '%s' (expected N or N/second, N 1..%u)",
-				 d->what, word, UINT32_MAX);
+				 d->what, word, TM_LOG_RATE_MAX);
 	r->log_rate = n;
 	return 0;
 }
