@@ -88,27 +88,12 @@ struct tm_batch {
 /* The whole file; "-" is stdin. */
 static int tm_batch_read(struct tm_batch *b, const char *path)
 {
-	bool std = !strcmp(path, "-");
-	FILE *f = std ? stdin : fopen(path, "rb");
-	size_t cap = 0, n;
+	size_t n;
 
-	b->name = std ? "<stdin>" : path;
-	if (!f)
-		return tm_parse_error("%s: %s", path, strerror(errno));
-	for (;;) {
-		b->text = tm_grow(b->text, &cap, b->len + 65536, 1);
-		n = fread(b->text + b->len, 1, cap - b->len, f);
-		b->len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f)) {
-		if (!std)
-			fclose(f);
-		return tm_parse_error("%s: %s", path, strerror(errno));
-	}
-	if (!std)
-		fclose(f);
+	b->name = strcmp(path, "-") ? path : "<stdin>";
+	b->text = tm_read_file(path, &b->len);
+	if (!b->text)
+		return TMCTL_EPARSE;
 	/* A JSON file makes its words elsewhere (tm_batch_json()). */
 	if (tmctl.json)
 		return 0;

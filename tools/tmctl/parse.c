@@ -8,6 +8,7 @@
  */
 #include <arpa/inet.h>
 #include <net/if.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -739,4 +740,35 @@ void tm_print_word(FILE *f, const char *s)
 		fputc(c < ' ' || c == 0x7f ? '?' : c, f);
 	}
 	fputc('"', f);
+}
+
+char *tm_read_file(const char *path, size_t *lenp)
+{
+	bool std = !strcmp(path, "-");
+	FILE *f = std ? stdin : fopen(path, "rb");
+	size_t cap = 0, len = 0, n;
+	char *text = NULL;
+
+	if (!f) {
+		tm_parse_error("%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		text = tm_grow(text, &cap, len + 65536, 1);
+		n = fread(text + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	text[len] = '\0';
+	if (ferror(f)) {
+		tm_parse_error("%s: %s", path, strerror(errno));
+		free(text);
+		text = NULL;
+	}
+	if (!std)
+		fclose(f);
+	if (lenp)
+		*lenp = len;
+	return text;
 }

@@ -177,6 +177,11 @@ const char *tm_prefix_str(const struct tm_prefix *p, bool host_short,
 			  char *buf, size_t len);
 /* @s as one word of a batch file: quoted when it needs to be. */
 void tm_print_word(FILE *f, const char *s);
+/*
+ * The whole of file @path ('-': stdin), NUL-terminated, its length in
+ * *@lenp if not NULL; NULL once reported.  Freed with free().
+ */
+char *tm_read_file(const char *path, size_t *lenp);
 
 /* nl.c */
 typedef int (*tm_msg_cb)(const struct nlmsghdr *nlh, void *data);
