@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tmctl import TABLE FILE [ACTION]: a ClassBench rule file (read by
- * tools/classbench/classbench.c) loaded into a table as one transaction.
+ * tmctl import [--format classbench] TABLE FILE [ACTION]: a ClassBench rule
+ * file (read by tools/classbench/classbench.c) loaded into a table as one
+ * transaction.  The other formats are ipt.c's.
  * The rule on the I-th rule line (0-based) gets id I + 1 and priority I,
  * so that the first matching line wins, as ClassBench means it.
  */
@@ -93,6 +94,23 @@ int tm_do_import(int argc, char **argv)
 	char err[512];
 	int i, f, ret;
 
+	if (argc && (!strcmp(argv[0], "--format") || !strcmp(argv[0], "-F"))) {
+		if (argc < 2)
+			return tm_werror(&w, 1, "missing format after '%s'",
+					 argv[0]);
+		if (!strcmp(argv[1], "iptables-save"))
+			return tm_import_iptables(argc - 2, argv + 2, 4);
+		if (!strcmp(argv[1], "ip6tables-save"))
+			return tm_import_iptables(argc - 2, argv + 2, 6);
+		if (strcmp(argv[1], "classbench"))
+			return tm_werror(&w, 1,
+					 "unknown format '%s' (expected classbench, iptables-save or ip6tables-save)",
+					 argv[1]);
+		argc -= 2;
+		argv += 2;
+		w.argv = argv;
+		w.argc = argc;
+	}
 	if (tm_parse_table(&w, 0))
 		return TMCTL_EPARSE;
 	if (argc < 2)

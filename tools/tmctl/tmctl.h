@@ -691,6 +691,8 @@ int tm_do_stats(int argc, char **argv);
 int tm_do_monitor(int argc, char **argv);
 int tm_do_metrics(int argc, char **argv);
 int tm_do_import(int argc, char **argv);
+/* ipt.c: import --format iptables-save (@af 4) or ip6tables-save (6). */
+int tm_import_iptables(int argc, char **argv, unsigned int af);
 int tm_do_list(int argc, char **argv);
 int tm_do_save(int argc, char **argv);
 int tm_do_flush(int argc, char **argv);
