@@ -1214,8 +1214,8 @@ ipt_out()
 	local name=$1 want=$2 got
 
 	shift 2
-	got=$("$TMCTL" -c -e import --format "$@" 2>&1)
-	if [ "$?" = 0 ] && [ "$got" = "$want" ]; then
+	if got=$("$TMCTL" -c -e import --format "$@" 2>&1) &&
+		[ "$got" = "$want" ]; then
 		passed=$((passed + 1))
 		return
 	fi
