@@ -143,17 +143,21 @@ static const struct nla_policy tm_table_del_policy[TM_A_MAX + 1] = {
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
+/* The fields a set may hold, in a rule or as a value of its set. */
+#define TM_POLICY_SET_FIELDS \
+	[TM_A_RULE_SRC] = { .type = NLA_BINARY, .len = 16 }, \
+	[TM_A_RULE_SRC_LEN] = NLA_POLICY_MAX(NLA_U8, 128), \
+	[TM_A_RULE_DST] = { .type = NLA_BINARY, .len = 16 }, \
+	[TM_A_RULE_DST_LEN] = NLA_POLICY_MAX(NLA_U8, 128), \
+	[TM_A_RULE_SPORT_MIN] = { .type = NLA_U16 }, \
+	[TM_A_RULE_SPORT_MAX] = { .type = NLA_U16 }, \
+	[TM_A_RULE_DPORT_MIN] = { .type = NLA_U16 }, \
+	[TM_A_RULE_DPORT_MAX] = { .type = NLA_U16 }, \
+	[TM_A_RULE_PROTO] = { .type = NLA_U8 }
+
 /* A value of a set: the attributes of its field (rule_nl.c checks which). */
 static const struct nla_policy tm_rule_value_policy[TM_A_MAX + 1] = {
-	[TM_A_RULE_SRC] = { .type = NLA_BINARY, .len = 16 },
-	[TM_A_RULE_SRC_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
-	[TM_A_RULE_DST] = { .type = NLA_BINARY, .len = 16 },
-	[TM_A_RULE_DST_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
-	[TM_A_RULE_SPORT_MIN] = { .type = NLA_U16 },
-	[TM_A_RULE_SPORT_MAX] = { .type = NLA_U16 },
-	[TM_A_RULE_DPORT_MIN] = { .type = NLA_U16 },
-	[TM_A_RULE_DPORT_MAX] = { .type = NLA_U16 },
-	[TM_A_RULE_PROTO] = { .type = NLA_U8 },
+	TM_POLICY_SET_FIELDS,
 };
 
 static const struct nla_policy tm_rule_set_policy[TM_A_MAX + 1] = {
@@ -167,15 +171,7 @@ static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 	[TM_A_RULE_PRIORITY] = { .type = NLA_U32 },
 	[TM_A_RULE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
 					      TM_FAMILY_MAX),
-	[TM_A_RULE_SRC] = { .type = NLA_BINARY, .len = 16 },
-	[TM_A_RULE_SRC_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
-	[TM_A_RULE_DST] = { .type = NLA_BINARY, .len = 16 },
-	[TM_A_RULE_DST_LEN] = NLA_POLICY_MAX(NLA_U8, 128),
-	[TM_A_RULE_SPORT_MIN] = { .type = NLA_U16 },
-	[TM_A_RULE_SPORT_MAX] = { .type = NLA_U16 },
-	[TM_A_RULE_DPORT_MIN] = { .type = NLA_U16 },
-	[TM_A_RULE_DPORT_MAX] = { .type = NLA_U16 },
-	[TM_A_RULE_PROTO] = { .type = NLA_U8 },
+	TM_POLICY_SET_FIELDS,
 	[TM_A_RULE_IIF] = NLA_POLICY_MIN(NLA_U32, 1),
 	[TM_A_RULE_OIF] = NLA_POLICY_MIN(NLA_U32, 1),
 	[TM_A_RULE_ACTION] = NLA_POLICY_MAX(NLA_U8, TM_ACT_MAX),
