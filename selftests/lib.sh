@@ -109,6 +109,35 @@ generation()
 		head -1
 }
 
+# How long a probe waits for an answer before it calls the packet dropped:
+# the debug kernel (KASAN, lockdep) answers a first connection in more
+# than 2 s under emulation.
+PROBE_TIMEOUT=2
+[[ $(uname -r) == *tmdebug* ]] && PROBE_TIMEOUT=6
+
+# tcp_probe NS DST PORT [SOCAT-OPTIONS]: "ok" when a connection from
+# namespace NS to DST:PORT gets the listener's line "ok", else "timeout".
+tcp_probe()
+{
+	local addr=$2
+
+	[[ $addr == *:* ]] && addr="[$addr]"
+	if ip netns exec "$1" timeout "$PROBE_TIMEOUT" \
+		socat -t 2 -T 2 - "TCP:$addr:$3${4:+,$4}" </dev/null 2>/dev/null |
+		grep -qx ok; then
+		echo ok
+	else
+		echo timeout
+	fi
+}
+
+# rule_packets NS TABLE ID: the packet counter of a rule.
+rule_packets()
+{
+	"$TMCTL" -n "$1" rule get "$2" id "$3" |
+		sed -n 's/.* packets \([0-9]*\) bytes [0-9]*$/\1/p'
+}
+
 # setup_ns VAR...: create one namespace per variable name, with a unique
 # name stored in that variable, loopback up; all removed by cleanup_ns.
 setup_ns()

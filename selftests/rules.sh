@@ -55,12 +55,6 @@ tm()
 	"$TMCTL" -n "$ns2" "$@"
 }
 
-# How long a probe waits for an answer before it calls the packet dropped:
-# the debug kernel (KASAN, lockdep) answers a first connection in more
-# than 2 s under emulation.
-PROBE_TIMEOUT=2
-[[ $(uname -r) == *tmdebug* ]] && PROBE_TIMEOUT=6
-
 # probe 4|6 PORT: what happens to a connection from ns1 to ns2:PORT.
 probe()
 {
@@ -87,22 +81,16 @@ expect()
 	expect_eq "IPv$1 port $2" "$(probe "$1" "$2")" "$3"
 }
 
-# packets TABLE ID: the packet counter of a rule.
-packets()
-{
-	tm rule get "$1" id "$2" | sed -n 's/.* packets \([0-9]*\) bytes [0-9]*$/\1/p'
-}
-
 # settled_packets TABLE ID: the packet counter once it has not moved for
 # half a second (at most 5 s).
 settled_packets()
 {
 	local i last now
 
-	last=$(packets "$1" "$2")
+	last=$(rule_packets "$ns2" "$1" "$2")
 	for i in $(seq 10); do
 		sleep 0.5
-		now=$(packets "$1" "$2")
+		now=$(rule_packets "$ns2" "$1" "$2")
 		[ "$now" = "$last" ] && break
 		last=$now
 	done
@@ -220,13 +208,13 @@ test_actions()
 	expect 4 1500 unreach
 	expect 6 1500 unreach
 	expect 6 2000 prohibited
-	expect_eq "reject counter" "$(packets t 50)" 2
+	expect_eq "reject counter" "$(rule_packets "$ns2" t 50)" 2
 	tm rule replace t id 50 proto tcp dport 1000 reject with port-unreachable
 	expect 4 1000 refused
 	tm rule replace t id 50 proto tcp dport 1000 reject with tcp-reset
 	expect 6 1000 refused
 	# Kept over the replaces (a SYN may be sent twice before the ICMP).
-	n=$(packets t 50)
+	n=$(rule_packets "$ns2" t 50)
 	[ "$n" -ge 4 ] && [ "$n" -le 6 ]
 	check_err $? "reject counter after replaces: $n, want 4..6"
 	tm rule flush t
@@ -260,8 +248,8 @@ test_actions()
 	check_err $? "rule add count"
 	expect 4 2000 timeout
 	expect 4 3000 ok
-	[ "$(packets d 1)" -ge 1 ]
-	check_err $? "count rule counted $(packets d 1)"
+	[ "$(rule_packets "$ns2" d 1)" -ge 1 ]
+	check_err $? "count rule counted $(rule_packets "$ns2" d 1)"
 	expect 6 2000 ok
 	tm table del d
 	log_test "count counts, then the policy (drop) applies; accept"
@@ -280,16 +268,16 @@ test_counters()
 	check_err $? "comment and cookie: $out"
 	settled_packets t 60 >/dev/null
 	tm counters reset t id 60
-	expect_eq "after reset" "$(packets t 60)" 0
+	expect_eq "after reset" "$(rule_packets "$ns2" t 60)" 0
 	expect 4 1000 ok
 	# The connection's last segments may still be on their way: wait
 	# for the count to settle, then move the rule off port 1000 so that
 	# nothing late can change it.
 	out=$(settled_packets t 60)
 	tm rule replace t id 60 proto tcp dport 1001 accept
-	expect_eq "kept on replace" "$(packets t 60)" "$out"
+	expect_eq "kept on replace" "$(rule_packets "$ns2" t 60)" "$out"
 	tm rule replace t id 60 proto tcp dport 1001 accept reset-counters
-	expect_eq "reset-counters" "$(packets t 60)" 0
+	expect_eq "reset-counters" "$(rule_packets "$ns2" t 60)" 0
 	tm rule flush t
 	log_test "counters: per rule, reset, kept or reset on replace"
 }

@@ -46,32 +46,6 @@ tm()
 	"$TMCTL" -n "$ns2" "$@"
 }
 
-PROBE_TIMEOUT=2
-[[ $(uname -r) == *tmdebug* ]] && PROBE_TIMEOUT=6
-
-# probe DST PORT: "ok" when a connection from ns1 to DST:PORT gets the
-# listener's line, else "timeout".
-probe()
-{
-	local addr=$1
-
-	[[ $addr == *:* ]] && addr="[$addr]"
-	if ip netns exec "$ns1" timeout "$PROBE_TIMEOUT" \
-		socat -t 2 -T 2 - "TCP:$addr:$2" </dev/null 2>/dev/null |
-		grep -qx ok; then
-		echo ok
-	else
-		echo timeout
-	fi
-}
-
-# packets ID: the packet counter of rule ID of table fw.
-packets()
-{
-	tm rule get fw id "$1" |
-		sed -n 's/.* packets \([0-9]*\) bytes [0-9]*$/\1/p'
-}
-
 # field NAME: the value of "NAME N" in the text of table fw.
 field()
 {
@@ -103,16 +77,16 @@ test_firewall()
 		dport 80 accept &&
 	tm rule add fw id 4 proto icmpv6 icmp-type 133-136 accept
 	check_err $? "the firewall's rules"
-	expect_eq "IPv4 to 22" "$(probe 10.0.1.2 22)" ok
-	expect_eq "IPv4 to 80" "$(probe 10.0.1.2 80)" ok
-	expect_eq "IPv4 to 443" "$(probe 10.0.1.2 443)" ok
-	expect_eq "IPv4 to 1000, in no set" "$(probe 10.0.1.2 1000)" timeout
-	expect_eq "IPv6 to 80" "$(probe fd00:1::2 80)" ok
+	expect_eq "IPv4 to 22" "$(tcp_probe "$ns1" 10.0.1.2 22)" ok
+	expect_eq "IPv4 to 80" "$(tcp_probe "$ns1" 10.0.1.2 80)" ok
+	expect_eq "IPv4 to 443" "$(tcp_probe "$ns1" 10.0.1.2 443)" ok
+	expect_eq "IPv4 to 1000, in no set" "$(tcp_probe "$ns1" 10.0.1.2 1000)" timeout
+	expect_eq "IPv6 to 80" "$(tcp_probe "$ns1" fd00:1::2 80)" ok
 	expect_eq "IPv6 to 22, not in rule 3's set" \
-		"$(probe fd00:1::2 22)" timeout
+		"$(tcp_probe "$ns1" fd00:1::2 22)" timeout
 	expect_eq "one counter for rule 2's six entries: three SYNs" \
-		"$(packets 2)" 3
-	expect_eq "rule 3: one SYN" "$(packets 3)" 1
+		"$(rule_packets "$ns2" fw 2)" 3
+	expect_eq "rule 3: one SYN" "$(rule_packets "$ns2" fw 3)" 1
 	log_test "set rules let in what their sets hold and nothing else"
 
 	out=$(tm rule get fw id 2)
@@ -132,9 +106,9 @@ test_replace()
 	tm rule replace fw id 2 src '{ 10.0.1.0/24 }' proto tcp \
 		dport '{ 1000 }' accept
 	check_err $? "rule replace"
-	expect_eq "after the replace, 1000" "$(probe 10.0.1.2 1000)" ok
-	expect_eq "after the replace, 22" "$(probe 10.0.1.2 22)" timeout
-	expect_eq "counter kept through the replace" "$(packets 2)" 4
+	expect_eq "after the replace, 1000" "$(tcp_probe "$ns1" 10.0.1.2 1000)" ok
+	expect_eq "after the replace, 22" "$(tcp_probe "$ns1" 10.0.1.2 22)" timeout
+	expect_eq "counter kept through the replace" "$(rule_packets "$ns2" fw 2)" 4
 	expect_eq "entries" "$(field entries)" 5
 	log_test "a set rule replaced whole"
 }
@@ -153,7 +127,7 @@ test_ruleset()
 	after=$(tm -s list ruleset)
 	expect_eq "the same ruleset" "$after" "$before"
 	expect_eq "IPv4 to 1000 after the restore" \
-		"$(probe 10.0.1.2 1000)" ok
+		"$(tcp_probe "$ns1" 10.0.1.2 1000)" ok
 	log_test "list ruleset reads back with its sets"
 }
 

@@ -49,31 +49,6 @@ tm()
 	"$TMCTL" -n "$ns2" "$@"
 }
 
-PROBE_TIMEOUT=2
-[[ $(uname -r) == *tmdebug* ]] && PROBE_TIMEOUT=6
-
-# probe FROM DST PORT [SOCAT-OPTIONS]: "ok" when a connection from
-# namespace FROM to DST:PORT gets the listener's line, else "timeout".
-probe()
-{
-	local addr=$2
-
-	[[ $addr == *:* ]] && addr="[$addr]"
-	if ip netns exec "$1" timeout "$PROBE_TIMEOUT" \
-		socat -t 2 -T 2 - "TCP:$addr:$3${4:+,$4}" </dev/null 2>/dev/null |
-		grep -qx ok; then
-		echo ok
-	else
-		echo timeout
-	fi
-}
-
-# packets TABLE ID: the packet counter of a rule.
-packets()
-{
-	tm rule get "$1" id "$2" | sed -n 's/.* packets \([0-9]*\) bytes [0-9]*$/\1/p'
-}
-
 wait_listeners()
 {
 	local _
@@ -98,25 +73,25 @@ test_firewall()
 	tm rule add fw id 4 proto icmpv6 icmp-type 128 accept &&
 	tm rule add fw id 5 proto icmpv6 icmp-type 133-136 accept
 	check_err $? "the firewall's rules"
-	expect_eq "IPv4 to 22 (a SYN)" "$(probe "$ns1" 10.0.1.2 22)" ok
-	expect_eq "IPv6 to 22" "$(probe "$ns1" fd00:1::2 22)" ok
-	expect_eq "IPv4 to 1000" "$(probe "$ns1" 10.0.1.2 1000)" timeout
-	expect_eq "IPv6 to 1000" "$(probe "$ns1" fd00:1::2 1000)" timeout
-	syn=$(packets fw 2)
-	est=$(packets fw 1)
+	expect_eq "IPv4 to 22 (a SYN)" "$(tcp_probe "$ns1" 10.0.1.2 22)" ok
+	expect_eq "IPv6 to 22" "$(tcp_probe "$ns1" fd00:1::2 22)" ok
+	expect_eq "IPv4 to 1000" "$(tcp_probe "$ns1" 10.0.1.2 1000)" timeout
+	expect_eq "IPv6 to 1000" "$(tcp_probe "$ns1" fd00:1::2 1000)" timeout
+	syn=$(rule_packets "$ns2" fw 2)
+	est=$(rule_packets "$ns2" fw 1)
 	expect_eq "SYNs the SYN rule took" "$syn" 2
 	[ "${est:-0}" -ge 4 ]
 	check_err $? "the rest of the connections went by the ct rule ($est)"
 	# ns2 as a client: the SYN-ACK coming back is established.
 	expect_eq "from ns2, the reply is let in" \
-		"$(probe "$ns2" 10.0.1.1 5000)" ok
+		"$(tcp_probe "$ns2" 10.0.1.1 5000)" ok
 	log_test "ct state established,related and a SYN-only rule: replies and SSH-like SYNs, nothing else"
 
 	ip netns exec "$ns1" ping -c 1 -W 2 10.0.1.2 >/dev/null
 	check_err $? "ping"
 	ip netns exec "$ns1" ping -6 -c 1 -W 2 fd00:1::2 >/dev/null
 	check_err $? "ping -6"
-	[ "$(packets fw 3)" = 1 ] && [ "$(packets fw 4)" = 1 ]
+	[ "$(rule_packets "$ns2" fw 3)" = 1 ] && [ "$(rule_packets "$ns2" fw 4)" = 1 ]
 	check_err $? "one echo request each by its ICMP type rule"
 	tm rule replace fw id 3 proto icmp icmp-type 0 accept
 	ip netns exec "$ns1" ping -c 1 -W 1 10.0.1.2 >/dev/null
@@ -139,8 +114,8 @@ test_mark()
 	check_err $? "nft marks"
 	tm rule add fw id 10 proto tcp meta mark 0x10/0xf0 accept
 	check_err $? "rule add meta mark"
-	expect_eq "marked by nft" "$(probe "$ns1" 10.0.1.2 3000)" ok
-	expect_eq "not marked" "$(probe "$ns1" 10.0.1.2 1000)" timeout
+	expect_eq "marked by nft" "$(tcp_probe "$ns1" 10.0.1.2 3000)" ok
+	expect_eq "not marked" "$(tcp_probe "$ns1" 10.0.1.2 1000)" timeout
 	log_test "a mark set by nft, matched under a mask"
 }
 
@@ -149,10 +124,10 @@ test_dscp()
 	tm rule add fw id 11 proto tcp dport 4000 dscp 46 accept
 	check_err $? "rule add dscp"
 	expect_eq "DSCP 46 (tos 0xb8)" \
-		"$(probe "$ns1" 10.0.1.2 4000 tos=184)" ok
-	expect_eq "DSCP 0" "$(probe "$ns1" 10.0.1.2 4000)" timeout
+		"$(tcp_probe "$ns1" 10.0.1.2 4000 tos=184)" ok
+	expect_eq "DSCP 0" "$(tcp_probe "$ns1" 10.0.1.2 4000)" timeout
 	expect_eq "IPv6 DSCP 46" \
-		"$(probe "$ns1" fd00:1::2 4000 ipv6-tclass=184)" ok
+		"$(tcp_probe "$ns1" fd00:1::2 4000 ipv6-tclass=184)" ok
 	log_test "DSCP, IPv4 and IPv6"
 }
 
@@ -179,13 +154,13 @@ test_fragments()
 		tm counters reset pre
 		ip netns exec "$ns1" "${ping[@]}" "$dst" >/dev/null
 		check_err $? "IPv$fam ping of 3000 bytes"
-		expect_eq "IPv$fam first fragments" "$(packets pre 1)" 1
-		expect_eq "IPv$fam later fragments" "$(packets pre 2)" 2
+		expect_eq "IPv$fam first fragments" "$(rule_packets "$ns2" pre 1)" 1
+		expect_eq "IPv$fam later fragments" "$(rule_packets "$ns2" pre 2)" 2
 	done
 	tm counters reset pre
 	ip netns exec "$ns1" ping -c 1 -W 2 10.0.1.2 >/dev/null
-	expect_eq "a small ping is no fragment" "$(packets pre 3)" 1
-	expect_eq "nor first" "$(packets pre 1)" 0
+	expect_eq "a small ping is no fragment" "$(rule_packets "$ns2" pre 3)" 1
+	expect_eq "nor first" "$(rule_packets "$ns2" pre 1)" 0
 	log_test "fragment first, later, none, before reassembly"
 }
 
