@@ -3,16 +3,16 @@
 #
 # The stateful matches on real packets: a host firewall in ns2's input
 # (policy drop) that lets replies and SSH-like SYNs in and nothing else,
-# ICMP and ICMPv6 types, a mark set by nft and matched here, DSCP, and
-# fragments seen before reassembly; then the kernel's refusals and lookups
-# by the new key fields.
+# ICMP and ICMPv6 types, a mark set by nft and matched here, DSCP,
+# untracked packets (nft notrack), and fragments seen before reassembly;
+# then the kernel's refusals and lookups by the new key fields.
 #
 #   +-----------------------+          +-------------------------------+
 #   | ns1 (client)          |          | ns2 (server)                  |
 #   |   veth1 10.0.1.1/24   +----------+   veth2 10.0.1.2/24           |
 #   |         fd00:1::1/64  |          |         fd00:1::2/64          |
 #   |   TCP listener 5000   |          |   TCP listeners 22 1000 3000  |
-#   +-----------------------+          |   4000; table "fw": inet,     |
+#   +-----------------------+          |   3001 4000; table "fw": inet,|
 #                                      |   input, policy drop          |
 #                                      +-------------------------------+
 
@@ -27,7 +27,7 @@ setup_ns ns1 ns2 || exit "$ksft_fail"
 veth_pair "$ns1" "$ns2" || exit "$ksft_fail"
 
 LISTENERS=()
-for p in 22 1000 3000 4000; do
+for p in 22 1000 3000 3001 4000; do
 	ip netns exec "$ns2" socat TCP6-LISTEN:"$p",ipv6only=0,fork,reuseaddr \
 		SYSTEM:"echo ok" &
 	LISTENERS+=($!)
@@ -131,6 +131,37 @@ test_dscp()
 	log_test "DSCP, IPv4 and IPv6"
 }
 
+# Untracked: nft's notrack (raw priority) on both directions of port 3001;
+# rule 12 lets in only untracked packets to it.
+test_untracked()
+{
+	ip netns exec "$ns2" nft -f - <<-EOF
+	table inet raw {
+		chain pre {
+			type filter hook prerouting priority -300;
+			tcp dport 3001 notrack
+		}
+		chain out {
+			type filter hook output priority -300;
+			tcp sport 3001 notrack
+		}
+	}
+	EOF
+	check_err $? "nft notrack"
+	expect_eq "no rule for untracked yet" \
+		"$(tcp_probe "$ns1" 10.0.1.2 3001)" timeout
+	tm rule add fw id 12 proto tcp dport 3001 ct state untracked accept
+	check_err $? "rule add ct state untracked"
+	expect_eq "IPv4 untracked" "$(tcp_probe "$ns1" 10.0.1.2 3001)" ok
+	expect_eq "IPv6 untracked" "$(tcp_probe "$ns1" fd00:1::2 3001)" ok
+	[ "$(rule_packets "$ns2" fw 12)" -ge 6 ]
+	check_err $? "rule 12 took the connections' packets"
+	tm rule replace fw id 12 proto tcp dport 3001 ct state new accept
+	expect_eq "ct state new does not take them" \
+		"$(tcp_probe "$ns1" 10.0.1.2 3001)" timeout
+	log_test "ct state untracked, after nft notrack"
+}
+
 # Before defragmentation (nf_defrag at -400), a ping of 3000 bytes is a
 # first fragment and two later ones.
 test_fragments()
@@ -225,6 +256,7 @@ wait_listeners || { echo "listeners did not start"; exit "$ksft_fail"; }
 test_firewall
 test_mark
 test_dscp
+test_untracked
 test_fragments
 test_refusals
 test_lookup
