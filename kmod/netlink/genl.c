@@ -328,12 +328,13 @@ static const struct nla_policy tm_lb_service_del_policy[TM_A_MAX + 1] = {
 };
 
 /*
- * Not NLA_POLICY_RANGE(NLA_U32, 1, 65535): struct nla_policy keeps min and
+ * Weight 0 drains a backend.
+ * Not NLA_POLICY_RANGE(NLA_U32, 0, 65535): struct nla_policy keeps min and
  * max as s16, so 65535 became -1, which WARNed in lib/nlattr.c and left no
  * upper bound.  Any bound above S16_MAX takes a netlink_range_validation.
  */
 static struct netlink_range_validation tm_lb_weight_range = {
-	.min = 1, .max = TM_LB_WEIGHT_MAX,
+	.min = 0, .max = TM_LB_WEIGHT_MAX,
 };
 
 static const struct nla_policy tm_lb_backend_policy[TM_A_MAX + 1] = {
@@ -581,6 +582,14 @@ static const struct genl_ops tm_genl_ops[] = {
 		.cmd = TM_CMD_LB_BACKEND_DEL,
 		.doit = tm_nl_lb_backend_del,
 		.policy = tm_lb_backend_del_policy,
+		.maxattr = TM_A_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
+	},
+	{
+		.cmd = TM_CMD_LB_BACKEND_SET,
+		.doit = tm_nl_lb_backend_set,
+		.policy = tm_lb_backend_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.internal_flags = TM_NL_LOCK,

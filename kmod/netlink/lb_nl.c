@@ -94,7 +94,8 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 				goto nospace;
 		nla_nest_end(skb, nest);
 		if (nla_put_u32(skb, TM_A_LB_FLOWS,
-				max(atomic_read(&svc->nflows), 0)))
+				max(atomic_read(&svc->nflows), 0)) ||
+		    nla_put_u32(skb, TM_A_LB_TABLES, svc->tab_gen))
 			goto nospace;
 		tm_lb_read(svc, c);
 		if (tm_put_counters(skb, tm_lbc_attr, c, TM_LBC_MAX))
@@ -337,6 +338,9 @@ static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
 	if (err)
 		return err;
 	/* Its own policy refuses a weight for TM_CMD_LB_BACKEND_DEL. */
+	if (cmd == TM_CMD_LB_BACKEND_SET &&
+	    GENL_REQ_ATTR_CHECK(info, TM_A_LB_BACKEND_WEIGHT))
+		return -EINVAL;
 	b.weight = tm_get_u32_or(info, TM_A_LB_BACKEND_WEIGHT, 1);
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
@@ -350,6 +354,9 @@ static int tm_nl_lb_backend(struct genl_info *info, u8 cmd)
 	if (cmd == TM_CMD_LB_BACKEND_NEW)
 		err = tm_lb_backend_add(svc, &b.sid, b.weight, txn,
 					info->extack);
+	else if (cmd == TM_CMD_LB_BACKEND_SET)
+		err = tm_lb_backend_weight(svc, &b.sid, b.weight, txn,
+					   info->extack);
 	else
 		err = tm_lb_backend_del(svc, &b.sid, txn, info->extack);
 	if (!err && txn)
@@ -368,6 +375,11 @@ int tm_nl_lb_backend_new(struct sk_buff *skb, struct genl_info *info)
 int tm_nl_lb_backend_del(struct sk_buff *skb, struct genl_info *info)
 {
 	return tm_nl_lb_backend(info, TM_CMD_LB_BACKEND_DEL);
+}
+
+int tm_nl_lb_backend_set(struct sk_buff *skb, struct genl_info *info)
+{
+	return tm_nl_lb_backend(info, TM_CMD_LB_BACKEND_SET);
 }
 
 int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info)

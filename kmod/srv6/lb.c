@@ -915,15 +915,21 @@ void tm_lb_exit(void)
 	rcu_barrier();
 }
 
-/* Build the table of @n backends @b for @svc; NULL table for none. */
+/*
+ * Build the table of @n backends @b for @svc; NULL table for none.  Its
+ * SIDs are every backend's, its rows those of weight above 0 only: a
+ * draining backend is offered no flow, and still takes the reports of
+ * those that hunted before (tm_lb_candidate()).  With every backend
+ * draining, no row has a candidate and new flows are dropped.
+ */
 static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 			   const struct tm_lb_backend *b, u32 n,
 			   struct tm_lb_tab **out)
 {
 	struct tm_maglev_backend *mb;
 	struct tm_lb_tab *tab;
+	u32 i, weighted;
 	size_t sz;
-	u32 i;
 	int err;
 
 	*out = NULL;
@@ -945,6 +951,7 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 	tab->size = svc->size;
 	tab->sids = (struct in6_addr *)(tab + 1);
 	tab->rows = (u16 *)(tab->sids + n);
+	weighted = 0;
 	for (i = 0; i < n; i++) {
 		const u32 *w = (const u32 *)b[i].sid.s6_addr32;
 
@@ -952,8 +959,15 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 		mb[i].key = (u64)jhash2(w, 4, TM_LB_HASH_SEED) << 32 |
 			    jhash2(w, 4, ~TM_LB_HASH_SEED);
 		mb[i].weight = b[i].weight;
+		weighted += !!b[i].weight;
 	}
-	err = tm_maglev_build(mb, n, tab->k, tab->size, tab->rows);
+	if (weighted) {
+		err = tm_maglev_build(mb, n, tab->k, tab->size, tab->rows);
+	} else {
+		for (i = 0; i < tab->size * tab->k; i++)
+			tab->rows[i] = TM_MAGLEV_NONE;
+		err = 0;
+	}
 	kvfree(mb);
 	if (err) {
 		kvfree(tab);
@@ -1113,6 +1127,30 @@ int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
 		memcpy(b + i, cur + i + 1, (n - 1 - i) * sizeof(*b));
 	}
 	return tm_lb_backends_commit(svc, txn, b, n - 1, extack);
+}
+
+int tm_lb_backend_weight(struct tm_lb_svc *svc, const struct in6_addr *sid,
+			 u32 weight, struct tm_txn *txn,
+			 struct netlink_ext_ack *extack)
+{
+	const struct tm_lb_backend *cur;
+	struct tm_lb_backend *b;
+	u32 n;
+	int i, err;
+
+	err = tm_lb_backends_of(svc, txn, &cur, &n, extack);
+	if (err)
+		return err;
+	i = tm_lb_backend_index(cur, n, sid);
+	if (i < 0) {
+		NL_SET_ERR_MSG(extack, "The service has no such backend");
+		return -ENOENT;
+	}
+	b = kmemdup(cur, n * sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return -ENOMEM;
+	b[i].weight = weight;
+	return tm_lb_backends_commit(svc, txn, b, n, extack);
 }
 
 /* @set (@n backends) holds @b with its weight. */

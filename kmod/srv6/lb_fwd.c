@@ -145,6 +145,9 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		for (i = tab->k; i-- > 0;)
 			if (row[i] != TM_MAGLEV_NONE)
 				segs[n++] = tab->sids[row[i]];
+		/* Every backend draining: no candidate. */
+		if (n == 2)
+			goto drop;
 		if (th->syn && !th->ack) {
 			tag = TM_SRLB_TAG_CONNECT;
 			tm_lb_count(svc, TM_LBC_HUNTS);

@@ -454,6 +454,9 @@ int tm_lb_backend_add(struct tm_lb_svc *svc, const struct in6_addr *sid,
 		      struct netlink_ext_ack *extack);
 int tm_lb_backend_del(struct tm_lb_svc *svc, const struct in6_addr *sid,
 		      struct tm_txn *txn, struct netlink_ext_ack *extack);
+int tm_lb_backend_weight(struct tm_lb_svc *svc, const struct in6_addr *sid,
+			 u32 weight, struct tm_txn *txn,
+			 struct netlink_ext_ack *extack);
 int tm_lb_txn_prepare(struct tm_txn *txn, struct netlink_ext_ack *extack);
 void tm_lb_txn_switch(struct tm_net *tn, struct tm_txn *txn, bool link);
 void tm_lb_txn_announce(struct net *net, struct tm_net *tn,

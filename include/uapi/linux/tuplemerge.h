@@ -312,11 +312,17 @@
  *	and TM_A_LB_HMAC_NOKEY.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
- *	with TM_A_LB_BACKEND_WEIGHT (1..TM_LB_WEIGHT_MAX, default 1;
+ *	with TM_A_LB_BACKEND_WEIGHT (0..TM_LB_WEIGHT_MAX, default 1;
  *	ERANGE above, EEXIST if it is there, at
  *	most TM_LB_MAX_BACKENDS), or remove it.  The table is rebuilt and
  *	swapped in one step; flows whose server is known stay with it.
- *	Emits the command.
+ *	A backend of weight 0 drains: it is offered no new connection, and
+ *	the flows it has stay with it.  TM_A_LB_TABLES counts the tables
+ *	built.  Emits the command.
+ * TM_CMD_LB_BACKEND_SET (do, admin)
+ *	Give backend TM_A_LB_BACKEND_SID of TM_A_LB_NAME the weight
+ *	TM_A_LB_BACKEND_WEIGHT (required), in place (ENOENT if it is not
+ *	there); 0 drains it.  Emits the command.
  * TM_CMD_LB_FLOW_GET (dump, admin)
  *	The flows of service TM_A_LB_NAME, or of every service: TM_A_LB_NAME,
  *	TM_A_LB_FLOW_CLIENT, _CPORT, _VPORT, _STATE, _SERVER (once known) and
@@ -410,6 +416,7 @@ enum tm_cmd {
 	TM_CMD_LB_FLOW_FLUSH,
 	TM_CMD_FLUSH,
 	TM_CMD_TRACE,
+	TM_CMD_LB_BACKEND_SET,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -530,7 +537,7 @@ enum tm_sid_policy {
 /* Load-balancer services per namespace, backends per service. */
 #define TM_LB_MAX_SERVICES	256
 #define TM_LB_MAX_BACKENDS	256
-/* A backend's weight: 1..TM_LB_WEIGHT_MAX. */
+/* A backend's weight: 0 (draining)..TM_LB_WEIGHT_MAX. */
 #define TM_LB_WEIGHT_MAX	65535
 /* Candidates a new connection hunts through: default, at most. */
 #define TM_LB_CHOICES_DEFAULT	2
@@ -777,6 +784,9 @@ enum tm_attr {
 	TM_A_TRACE_HOOK,	/* u8: enum tm_hook */
 	TM_A_TRACE_LEN,		/* u32: the packet's length */
 	TM_A_TRACE_MISSED,	/* u64: events the rate limit dropped before */
+	TM_A_LB_TABLES,		/* u32: tables the service built (one per
+				 * change, one per transaction's commit)
+				 */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
