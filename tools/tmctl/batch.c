@@ -451,9 +451,9 @@ static int tm_batch_parse_sid(struct tm_batch *b, size_t i,
 static int tm_batch_parse_lb(struct tm_batch *b, size_t i,
 			     const struct tm_words *w)
 {
-	static const char * const verbs[] = { "add", "delete" };
+	static const char * const verbs[] = { "add", "delete", "set" };
 	struct tm_words obj, rest;
-	int v, base;
+	int v, base, nverbs;
 
 	if (w->argc >= 2 && tm_matches(w->argv[1], "flows"))
 		return tm_batch_state_verb(w, 1);
@@ -466,8 +466,10 @@ static int tm_batch_parse_lb(struct tm_batch *b, size_t i,
 			     tm_matches(w->argv[2], "list")))
 		return tm_batch_state_verb(w, 2);
 	obj = tm_words_shift(w, 1);
-	v = tm_batch_verb(&obj, w->argv[1], verbs, ARRAY_SIZE(verbs),
-			  "add or del");
+	/* set: a backend's weight; a service has none. */
+	nverbs = base == TM_LB_BACKEND_ADD ? 3 : 2;
+	v = tm_batch_verb(&obj, w->argv[1], verbs, nverbs,
+			  nverbs == 3 ? "add, del or set" : "add or del");
 	if (v < 0)
 		return TMCTL_EPARSE;
 	rest = tm_words_shift(w, 3);

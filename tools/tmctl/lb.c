@@ -3,7 +3,7 @@
  * tmctl lb service|backend|flows: the load-balancer services of SRv6 load
  * balancing (LB side).  This file owns the words of the lb commands
  * ("service add NAME vip ADDR sid LBSID ...", "backend add NAME SID
- * [weight W]", "flows show|flush"), the names of the flow states, the
+ * [weight W]", "backend set NAME SID weight W", "flows show|flush"), the names of the flow states, the
  * requests they make, and the printing of services (a block of lines
  * each), of their flows (a line each) and of their events (for monitor).
  * The rule action that sends packets to a service, "lb NAME", is rule.c's.
@@ -205,11 +205,14 @@ static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 	return 0;
 }
 
-/* NAME SID [weight W] of lb backend add, NAME SID of lb backend del. */
+/*
+ * NAME SID [weight W] of lb backend add, NAME SID weight W of lb backend
+ * set, NAME SID of lb backend del.  Weight 0 drains the backend.
+ */
 static int tm_lb_backend_parse(const struct tm_words *w, struct tm_lb_req *r)
 {
 	static const struct tm_keyword kw[] = { { "weight", true } };
-	bool add = r->verb == TM_LB_BACKEND_ADD;
+	bool add = r->verb != TM_LB_BACKEND_DEL;
 	int i;
 
 	if (w->argc < 2)
@@ -226,11 +229,14 @@ static int tm_lb_backend_parse(const struct tm_words *w, struct tm_lb_req *r)
 		if (i + 1 >= w->argc)
 			return tm_werror(w, i, "'%s' needs a value",
 					 w->argv[i]);
-		if (tm_parse_u32(w, i + 1, "weight", 1, TM_LB_WEIGHT_MAX,
+		if (tm_parse_u32(w, i + 1, "weight", 0, TM_LB_WEIGHT_MAX,
 				 &r->weight))
 			return TMCTL_EPARSE;
 		r->w_weight = i + 1;
 	}
+	if (r->verb == TM_LB_BACKEND_SET && r->w_weight < 0)
+		return tm_werror(w, w->argc,
+				 "missing 'weight W' (0 drains the backend)");
 	return 0;
 }
 
@@ -266,6 +272,7 @@ uint8_t tm_lb_cmd(enum tm_lb_verb verb)
 		[TM_LB_SERVICE_DEL] = TM_CMD_LB_SERVICE_DEL,
 		[TM_LB_BACKEND_ADD] = TM_CMD_LB_BACKEND_NEW,
 		[TM_LB_BACKEND_DEL] = TM_CMD_LB_BACKEND_DEL,
+		[TM_LB_BACKEND_SET] = TM_CMD_LB_BACKEND_SET,
 	};
 
 	return cmd[verb];
@@ -463,6 +470,9 @@ static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 	if (tb[TM_A_LB_FLOWS])
 		tm_lb_text_pair(&any, "\t", "flows",
 				mnl_attr_get_u32(tb[TM_A_LB_FLOWS]));
+	if (tb[TM_A_LB_TABLES])
+		tm_lb_text_pair(&any, "\t", "tables",
+				mnl_attr_get_u32(tb[TM_A_LB_TABLES]));
 	for (k = 0; k < ARRAY_SIZE(tm_lb_counters); k++)
 		if (tb[tm_lb_counters[k].attr])
 			tm_lb_text_pair(&any, "\t", tm_lb_counters[k].name,
@@ -503,6 +513,8 @@ static void tm_lb_fields(const struct nlattr **tb, bool counters,
 		return;
 	if (tb[TM_A_LB_FLOWS])
 		tm_out_u64("flows", mnl_attr_get_u32(tb[TM_A_LB_FLOWS]));
+	if (tb[TM_A_LB_TABLES])
+		tm_out_u64("tables", mnl_attr_get_u32(tb[TM_A_LB_TABLES]));
 	for (k = 0; k < ARRAY_SIZE(tm_lb_counters); k++)
 		if (tb[tm_lb_counters[k].attr])
 			tm_out_u64(tm_lb_counters[k].name,
@@ -775,6 +787,11 @@ static int tm_lb_backend_del(const struct tm_words *w)
 	return tm_lb_change(w, TM_LB_BACKEND_DEL);
 }
 
+static int tm_lb_backend_set(const struct tm_words *w)
+{
+	return tm_lb_change(w, TM_LB_BACKEND_SET);
+}
+
 struct tm_lb_handler {
 	const char *name;
 	const char *what;
@@ -791,6 +808,7 @@ static const struct tm_lb_handler tm_lb_service_verbs[] = {
 static const struct tm_lb_handler tm_lb_backend_verbs[] = {
 	{ "add", "lb backend add", tm_lb_backend_add },
 	{ "delete", "lb backend del", tm_lb_backend_del },
+	{ "set", "lb backend set", tm_lb_backend_set },
 };
 
 static const struct tm_lb_handler tm_lb_flows_verbs[] = {
@@ -807,7 +825,7 @@ static const struct {
 } tm_lb_objects[] = {
 	{ "service", "add, del, show, list", tm_lb_service_verbs,
 	  ARRAY_SIZE(tm_lb_service_verbs), 2 },
-	{ "backend", "add, del", tm_lb_backend_verbs,
+	{ "backend", "add, del, set", tm_lb_backend_verbs,
 	  ARRAY_SIZE(tm_lb_backend_verbs), -1 },
 	{ "flows", "show, flush", tm_lb_flows_verbs,
 	  ARRAY_SIZE(tm_lb_flows_verbs), 0 },

@@ -35,6 +35,7 @@ static const char * const tm_event_names[TM_CMD_MAX + 1] = {
 	[TM_CMD_LB_SERVICE_DEL] = "lb-service-del",
 	[TM_CMD_LB_BACKEND_NEW] = "lb-backend-new",
 	[TM_CMD_LB_BACKEND_DEL] = "lb-backend-del",
+	[TM_CMD_LB_BACKEND_SET] = "lb-backend-set",
 	[TM_CMD_TRACE] = "trace",
 };
 
@@ -264,6 +265,9 @@ static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 	case TM_CMD_LB_BACKEND_DEL:
 		tm_lb_backend_text(tb, "del");
 		break;
+	case TM_CMD_LB_BACKEND_SET:
+		tm_lb_backend_text(tb, "set");
+		break;
 	default:
 		printf("# event %u", cmd);
 		break;
@@ -309,6 +313,7 @@ static void tm_event_json(const struct nlattr **tb, uint8_t cmd)
 		break;
 	case TM_CMD_LB_BACKEND_NEW:
 	case TM_CMD_LB_BACKEND_DEL:
+	case TM_CMD_LB_BACKEND_SET:
 		tm_lb_backend_fields(tb);
 		break;
 	case TM_CMD_TRACE:

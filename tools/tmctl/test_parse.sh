@@ -221,7 +221,7 @@ lb frob add web
 lb backend add web
 lb backend del web fc00::1 weight 2
 lb service del web extra
-lb backend add web fc00::1 weight 0
+lb backend set web fc00::1
 lb service add web vip fd00::1 sid 10.0.0.1
 flush ruleset now
 EOF
@@ -238,7 +238,7 @@ badobjects.batch:9:4: error: expected 'lb service' or 'lb backend'
 badobjects.batch:10:19: error: missing backend SID (an IPv6 address)
 badobjects.batch:11:28: error: unexpected 'weight'
 badobjects.batch:12:20: error: unexpected 'extra'
-badobjects.batch:13:35: error: bad weight '0' (expected 1..65535)
+badobjects.batch:13:27: error: missing 'weight W' (0 drains the backend)
 badobjects.batch:14:36: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
 badobjects.batch:15:15: error: unexpected 'now'
 EOF
@@ -688,7 +688,7 @@ cat > values.json <<'EOF'
 	  {"sid": "fc00::1", "policy": "conns", "hmac": 3}],
  "services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2",
 	       "proto": "udp",
-	       "backends": [{"sid": "fc00::1", "weight": 0}]}],
+	       "backends": [{"sid": "fc00::1", "weight": 65536}]}],
  "tables": [{"name": "t", "collide": 0, "rules": [
 	{"dport_min": 70000, "dport_max": 70000, "action": "drop"},
 	{"sport_min": 90, "sport_max": 80, "action": "drop"},
@@ -703,7 +703,7 @@ cat > values.expect <<'EOF'
 values.json: sids[0].sid: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
 values.json: sids[1]: error: policy conns needs a number N (1..4294967295)
 values.json: services[0].proto: error: unknown service protocol 'udp' (expected tcp)
-values.json: services[0].backends[0].weight: error: bad weight '0' (expected 1..65535)
+values.json: services[0].backends[0].weight: error: bad weight '65536' (expected 0..65535)
 values.json: tables[0].collide: error: bad collide '0' (expected 1..128)
 values.json: tables[0].rules[0].dport_min: error: '70000': port out of range 0..65535
 values.json: tables[0].rules[1].sport_min: error: '90-80': empty port range, 90 is above 80
@@ -1131,9 +1131,14 @@ bad "lb backend, bad SID" "lb backend add: 'fc00:1::100::1': not an IPv6 address
 	lb backend add web fc00:1::100::1
 bad "lb backend, IPv4 SID" "lb backend del: '10.0.0.1': a SID is an IPv6 address, not IPv4" \
 	lb backend del web 10.0.0.1
-bad "lb backend, weight 0" "lb backend add: bad weight '0' (expected 1..65535)" \
-	lb backend add web fc00:1::100 weight 0
-bad "lb backend, weight too big" "lb backend add: bad weight '65536' (expected 1..65535)" \
+ok "lb backend add, weight 0 (draining)" lb backend add web fc00:1::100 weight 0
+ok "lb backend set" lb backend set web fc00:1::100 weight 0
+ok "lb backend set, abbreviated" lb b s web fc00:1::100 w 3
+bad "lb backend set, no weight" "lb backend set: missing 'weight W' (0 drains the backend)" \
+	lb backend set web fc00:1::100
+bad "lb backend set, weight too big" "lb backend set: bad weight '65536' (expected 0..65535)" \
+	lb backend set web fc00:1::100 weight 65536
+bad "lb backend, weight too big" "lb backend add: bad weight '65536' (expected 0..65535)" \
 	lb backend add web fc00:1::100 weight 65536
 bad "lb backend, weight without value" "lb backend add: 'weight' needs a value" \
 	lb backend add web fc00:1::100 weight
@@ -1153,9 +1158,9 @@ bad "lb object" "lb: unknown object 'pool' (service, backend, flows)" \
 	lb pool add web
 bad "lb service verb" "lb service: unknown command 'set' (add, del, show, list)" \
 	lb service set web
-bad "lb backend verb" "lb backend: unknown command 'show' (add, del)" \
+bad "lb backend verb" "lb backend: unknown command 'show' (add, del, set)" \
 	lb backend show web
-bad "lb backend alone" "lb backend: missing command (add, del)" lb backend
+bad "lb backend alone" "lb backend: missing command (add, del, set)" lb backend
 bad "lb flows verb" "lb flows: unknown command 'del' (show, flush)" \
 	lb flows del web
 bad "rule lb, name too long" "rule add: lb service name is longer than 31 bytes" \

@@ -559,6 +559,7 @@ enum tm_lb_verb {
 	TM_LB_SERVICE_DEL,
 	TM_LB_BACKEND_ADD,
 	TM_LB_BACKEND_DEL,
+	TM_LB_BACKEND_SET,
 };
 
 /* Keywords of lb service add, in the order a service is printed. */
@@ -582,7 +583,7 @@ struct tm_lb_req {
 	const char *name;	/* points into the words */
 	uint8_t vip[16];
 	uint8_t sid[16];	/* the service's own, or the backend's */
-	uint32_t weight;	/* backend add; 0: the kernel's default */
+	uint32_t weight;	/* backend add and set, when w_weight >= 0 */
 	uint32_t val[TM_LB_K_MAX];	/* port and the numbers */
 	/* word of each keyword's value (TM_LB_K_TCP: the keyword); -1 */
 	int16_t word[TM_LB_K_MAX];
