@@ -138,7 +138,8 @@ vm-fuzz: tools
 
 # The kernel benchmarks (selftests/bench/), in one VM run, so that their
 # ratios compare like with like; figures in Documentation/performance.rst.
-VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh bench/lb.sh
+VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh bench/stateful.sh \
+	bench/lb.sh
 vm-bench: tools
 	$(MAKE) module-$(KVER)
 	$(MAKE) -C tools/classbench SANITIZE= tmgen
