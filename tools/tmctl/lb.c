@@ -3,9 +3,10 @@
  * tmctl lb service|backend|flows: the load-balancer services of SRv6 load
  * balancing (LB side).  This file owns the words of the lb commands
  * ("service add NAME vip ADDR sid LBSID ...", "backend add NAME SID
- * [weight W]", "backend set NAME SID weight W", "flows show|flush"), the names of the flow states, the
- * requests they make, and the printing of services (a block of lines
- * each), of their flows (a line each) and of their events (for monitor).
+ * [weight W]", "backend set NAME SID weight W", "flows show|flush"), the
+ * names of the flow states, the requests they make, and the printing of
+ * services (a block of lines each), of their flows (a line each) and of
+ * their events (for monitor).
  * The rule action that sends packets to a service, "lb NAME", is rule.c's.
  */
 #include <arpa/inet.h>
