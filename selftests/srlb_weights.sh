@@ -22,7 +22,7 @@ require_module
 
 PORT=8080
 PORTS=("$PORT")
-NEW=${SRLB_CONNS:-200}
+NEW=${SRLB_CONNS:-400}
 
 TMP=$(mktemp -d)
 
@@ -120,7 +120,7 @@ test_reweight()
 	log_info "$NEW connections: s1 $n1, s2 $n2, s3 $n3"
 	expect_eq "failed connections" "$(count bad <<<"$out")" 0
 	expect_eq "connections to s3 (weight 0)" "$n3" 0
-	# A quarter to s1: 50 of 200, 3.3 standard deviations either way.
+	# A quarter to s1: 100 of 400, 4.6 standard deviations either way.
 	[ "$n1" -ge $((NEW * 15 / 100)) ] && [ "$n1" -le $((NEW * 35 / 100)) ]
 	check_err $? "s1 took $n1 of $NEW, not about a quarter"
 	log_test "weights 1:3:0 split $NEW new connections $n1:$n2:$n3"
