@@ -593,10 +593,10 @@ class Gen:
         a = [("lb-name", r.choice(SERVICES)),
              ("lb-backend-sid", r.choice(BACKENDS))]
         if r.random() < 0.5:
-            # 65535 with 1 is the costliest Maglev build; the mutator sends
-            # 0, 65536 and 4294967295 (above the spec's max).
+            # 65535 with 1 is the costliest Maglev build, 0 drains; the
+            # mutator sends 65536 and 4294967295 (above the spec's max).
             a.append(("lb-backend-weight",
-                      r.choice((1, 2, 100, 32767, 32768, 65534, 65535))))
+                      r.choice((0, 1, 2, 100, 32767, 32768, 65534, 65535))))
         return a
 
 
@@ -1168,6 +1168,7 @@ class Fuzzer:
             "sid-new": self.gen.sid, "sid-set": self.gen.sid,
             "lb-service-new": self.gen.service,
             "lb-backend-new": self.gen.backend,
+            "lb-backend-set": self.gen.backend,
         }.get(cmd, lambda: [])()
         attrs = [pack_value(self.spec, n, v) for n, v in valid]
         payload = self.mut.attrs(cmd, attrs)

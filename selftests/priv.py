@@ -8,8 +8,9 @@
                          rules work, the first SID is refused with the
                          extack, nothing is bound
     priv.py sid-ok       the same, once the key is on: a SID binds
-    priv.py weights      backend weights 1..65535 taken, 0, 65536 and
-                         4294967295 refused with ERANGE
+    priv.py weights      backend weights 0..65535 taken (0 drains), 65536
+                         and 4294967295 refused with ERANGE, by
+                         lb-backend-new and lb-backend-set
     priv.py maglev SECS  weights 65535 and 1 on the largest table with the
                          most choices: built within SECS seconds
     priv.py memcg RULES MAX
@@ -140,15 +141,26 @@ def service(name, *extra):
 
 def weights():
     service("w")
-    for i, w in enumerate((1, 2, 32767, 32768, 65534, 65535)):
+    for i, w in enumerate((0, 1, 2, 32767, 32768, 65534, 65535)):
         ok("weight %d" % w, "lb-backend-new", "lb-name=w",
            "lb-backend-sid=fc00:7::%x" % (i + 1), "lb-backend-weight=%d" % w)
-    for w in (0, 65536, 65537, 1 << 31, 4294967295):
+    for w in (65535, 0, 1):
+        ok("set weight %d" % w, "lb-backend-set", "lb-name=w",
+           "lb-backend-sid=fc00:7::1", "lb-backend-weight=%d" % w)
+    for w in (65536, 65537, 1 << 31, 4294967295):
         refused(34, "out of range", "weight %d" % w, "lb-backend-new",
                 "lb-name=w", "lb-backend-sid=fc00:7::99",
                 "lb-backend-weight=%d" % w)
+        refused(34, "out of range", "set weight %d" % w, "lb-backend-set",
+                "lb-name=w", "lb-backend-sid=fc00:7::1",
+                "lb-backend-weight=%d" % w)
+    refused(22, "[missing lb-backend-weight]", "set without a weight",
+            "lb-backend-set", "lb-name=w", "lb-backend-sid=fc00:7::1")
+    refused(2, "no such backend", "set of an unknown backend",
+            "lb-backend-set", "lb-name=w", "lb-backend-sid=fc00:7::99",
+            "lb-backend-weight=1")
     ok("cleanup", "lb-service-del", "lb-name=w")
-    log_test("weights 1..65535 taken, 0 and above 65535 get ERANGE")
+    log_test("weights 0..65535 taken (new and set), above 65535 get ERANGE")
 
 
 def maglev(limit):

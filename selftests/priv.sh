@@ -11,8 +11,8 @@
 #   nf_hooks_lwtunnel key on, gets EPERM with an extack, and the key stays
 #   off (net.netfilter.nf_hooks_lwtunnel reads the key);  once root bound
 #   a SID (key on), the same user binds SIDs;
-# - backend weights 1..65535 are taken without a WARN, 0, 65536 and
-#   4294967295 get ERANGE;
+# - backend weights 0..65535 are taken (new and set) without a WARN,
+#   65536 and 4294967295 get ERANGE;
 # - a Maglev build with weights 65535 and 1 on the largest table finishes
 #   in bounded time, without a soft lockup (the runner judges the log);
 # - nobody in a memory cgroup (memory.max 48M: Python itself takes some)
