@@ -80,13 +80,23 @@ def port_str(r):
     return "%d" % r[0] if r[0] == r[1] else "%d:%d" % r
 
 
-def gen_rule(rng, fam):
-    """One rule's matches as a dict, and its iptables words: narrow ones
-    (an address or a port) but for a few, so that the chain's end sees
-    packets too."""
+def narrow(fam, m):
+    """Whether @m takes a small share of the packets aimed at other rules:
+    a source prefix (a sixteenth of its block or less), a destination
+    prefix smaller than the destination block, or a destination port."""
+    block = (DST4 if fam == 4 else DST6)[0][1]
+    return "src" in m or "dport" in m or \
+        ("dst" in m and m["dst"][1] > block)
+
+
+def gen_rule(rng, fam, tail):
+    """One rule's matches as a dict, and its iptables words: narrow ones,
+    so that a rule early in the chain does not shadow the rest, but for
+    some in its last tenth (@tail), where catch-alls sit in a real chain
+    (a protocol, a state or nothing at all)."""
     while True:
         m, w = gen_fields(rng, fam)
-        if "src" in m or "dst" in m or "dport" in m or rng.random() < 0.03:
+        if narrow(fam, m) or (tail and rng.random() < 0.3):
             return m, w
 
 
@@ -184,7 +194,7 @@ def cmd_gen(seed, nrules, fam, rules_path, spec_path):
     rng = random.Random(seed)
     lines, spec = [], []
     while len(lines) < nrules:
-        m, w = gen_rule(rng, fam)
+        m, w = gen_rule(rng, fam, len(lines) >= nrules * 9 // 10)
         t = gen_target(rng, fam, m)
         if rng.random() < 0.08:
             lines.append(" ".join(["-A", "INPUT"] + w + [
