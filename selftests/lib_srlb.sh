@@ -67,10 +67,12 @@ tm_lb()
 	"$TMCTL" -n "$lb" "$@"
 }
 
-# lbc SERVICE NAME: a counter of a service ("flows", "hunts", ...).
+# lbc SERVICE NAME: a counter of a service ("flows", "hunts", ...), not of
+# one of its backends (their lines have "flows", "learned" too).
 lbc()
 {
-	tm_lb lb service show "$1" 2>/dev/null | number_after "$2"
+	tm_lb lb service show "$1" 2>/dev/null | grep -v "^	backend " |
+		number_after "$2"
 }
 
 # sidc I NAME: a counter of server I's SID ("accepted", "reports", ...).
@@ -306,6 +308,27 @@ connect()
 	printf 'hello\n' | ip netns exec "$client" \
 		timeout "${CONNECT_TIMEOUT:-30}" \
 		socat -t 15 - "TCP6:[$VIP]:${1:-$PORT}" 2>/dev/null
+}
+
+# conns_of PORT N: N new connections to the VIP's PORT from one process in
+# the client, one after the other, each reading the server's name; prints
+# "SPORT NAME" for each ("0 bad" for a failure).
+conns_of()
+{
+	ip netns exec "$client" python3 - "$VIP" "$1" "$2" <<'EOF'
+import socket, sys
+vip, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+for _ in range(n):
+    name, sport = "bad", 0
+    try:
+        with socket.create_connection((vip, port), timeout=10) as s:
+            sport = s.getsockname()[1]
+            s.sendall(b"hello\n")
+            name = s.makefile().readline().strip() or "bad"
+    except OSError:
+        pass
+    print(sport, name)
+EOF
 }
 
 # connect_from CPORT [PORT]: a connection from the client's port CPORT;

@@ -78,7 +78,7 @@ TABLE_FIELDS = ("table-name", "table-family", "table-hook", "table-priority",
 RULE_SKIP = ("net-generation", "rule-packets", "rule-bytes")
 SID_FIELDS = ("sid-addr", "sid-policy", "sid-threshold")
 SVC_FIELDS = ("lb-name", "lb-vip", "lb-proto", "lb-port", "lb-sid",
-              "lb-choices", "lb-table-size", "lb-max-flows",
+              "lb-choices", "lb-affinity", "lb-table-size", "lb-max-flows",
               "lb-idle-timeout", "lb-fin-timeout", "lb-syn-timeout")
 
 # Attributes left out of every request, each for a bug found by this
@@ -577,6 +577,7 @@ class Gen:
              ("lb-sid", "fd00:fb::%x" % (i + 1))]
         for k, v in (("lb-proto", 6), ("lb-port", r.choice((0, 80, 65535))),
                      ("lb-choices", r.randint(1, 8)),
+                     ("lb-affinity", r.randint(0, 1)),
                      ("lb-table-size", r.choice(LB_PRIMES)),
                      ("lb-max-flows", r.choice((1, 100, 4096))),
                      ("lb-idle-timeout", r.choice((1, 40, 86400))),
@@ -1097,11 +1098,47 @@ class Fuzzer:
                 if (cmd == "lb-backend-new") != (attrs[1][1] in sids):
                     self.fail("%s %s: backends now %s" %
                               (cmd, attrs[1][1], sids), m)
-        elif k < 0.85:
+        elif k < 0.8:
             self.req("lb-flow-get", [("lb-name", r.choice(SERVICES))]
                      if r.random() < 0.5 else [], dump=True)
+        elif k < 0.85:
+            self.op_lb_lookup()
         else:
             self.checked("lb-flow-flush", [("lb-name", r.choice(SERVICES))])
+
+    def op_lb_lookup(self):
+        """lb flows lookup: the candidates are backends of weight above
+        0, as many as choices (or as those backends), none twice; a
+        service of any port needs the connection's port, another its
+        own."""
+        r = self.rng
+        name = r.choice(SERVICES)
+        attrs = [("lb-name", name),
+                 ("lb-flow-client", "fd00:c::%x" % r.randrange(1, 65536)),
+                 ("lb-flow-cport", r.randrange(65536))]
+        if r.random() < 0.5:
+            attrs.append(("lb-flow-vport", r.choice((0, 80, 443, 65535))))
+        a, m = self.req("lb-flow-get", attrs)
+        s = self.model.svcs.get(name)
+        if not s:
+            if a.ok:
+                self.fail("lookup in the unknown service %s taken" % name, m)
+            return
+        port = s.get("lb-port", 0)
+        vport = attrs[3][1] if len(attrs) > 3 else port
+        if a.ok != (vport != 0 and (port == 0 or vport == port)):
+            self.fail("lookup of port %d in service %s (port %d): %s" %
+                      (vport, name, port, a.errno), m)
+        if not a.ok:
+            return
+        got = a.replies[0].get("lb-flow-candidates", {}).get("lb-backend",
+                                                               [])
+        cands = [c.get("lb-backend-sid") for c in got]
+        live = {sid for sid, w in s["backends"] if w != 0}
+        if len(cands) != min(s.get("lb-choices", 2), len(live)) or \
+                len(set(cands)) != len(cands) or not set(cands) <= live:
+            self.fail("lookup in %s: candidates %s of backends %s" %
+                      (name, cands, s["backends"]), m)
 
     def read_svc(self, name, attrs, m):
         g, _ = self.req("lb-service-get", [("lb-name", name)])

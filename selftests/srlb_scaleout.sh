@@ -60,7 +60,8 @@ tm_lbi()
 # lbic I NAME: a counter of load balancer I's service.
 lbic()
 {
-	tm_lbi "$1" lb service show web 2>/dev/null | number_after "$2"
+	tm_lbi "$1" lb service show web 2>/dev/null | grep -v "^	backend " |
+		number_after "$2"
 }
 
 # vip_via I...: the router's route to the VIP: through these load

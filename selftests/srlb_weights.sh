@@ -41,25 +41,12 @@ setup()
 		lb web && policies add always always always
 }
 
-# conns N: N new connections from one process, each reading the server's
-# name; prints one line per server: "NAME COUNT" ("bad" for failures).
+# conns N: N new connections from one process; prints one line per
+# server: "NAME COUNT" ("bad" for failures).
 conns()
 {
-	ip netns exec "$client" python3 - "$VIP" "$PORT" "$1" <<'EOF' |
-import socket, sys
-vip, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-for _ in range(n):
-    name = "bad"
-    try:
-        with socket.create_connection((vip, port), timeout=10) as s:
-            s.sendall(b"hello\n")
-            f = s.makefile()
-            name = f.readline().strip() or "bad"
-    except OSError:
-        pass
-    print(name)
-EOF
-		sort | uniq -c | awk '{ print $2, $1 }'
+	conns_of "$PORT" "$1" | awk '{ print $2 }' | sort | uniq -c |
+		awk '{ print $2, $1 }'
 }
 
 # count NAME: NAME's count in conns' output on stdin, 0 if absent.

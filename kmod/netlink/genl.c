@@ -315,11 +315,20 @@ static const struct nla_policy tm_lb_service_new_policy[TM_A_MAX + 1] = {
 	[TM_A_LB_SYN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						      &tm_lb_timeout_range),
 	[TM_A_LB_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_LB_AFFINITY] = NLA_POLICY_MAX(NLA_U8, TM_LB_AFFINITY_MAX),
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy tm_lb_name_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
+};
+
+/* A flow: the dump takes a service's name, lb flows lookup a connection. */
+static const struct nla_policy tm_lb_flow_policy[TM_A_MAX + 1] = {
+	TM_POLICY_LB_NAME,
+	[TM_A_LB_FLOW_CLIENT] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_LB_FLOW_CPORT] = { .type = NLA_U16 },
+	[TM_A_LB_FLOW_VPORT] = { .type = NLA_U16 },
 };
 
 static const struct nla_policy tm_lb_service_del_policy[TM_A_MAX + 1] = {
@@ -564,6 +573,7 @@ static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_LB_SERVICE_GET,
 		.doit = tm_nl_lb_service_get,
+		.start = tm_nl_lb_service_dump_start,
 		.dumpit = tm_nl_lb_service_dump,
 		.policy = tm_lb_name_policy,
 		.maxattr = TM_A_MAX,
@@ -596,10 +606,12 @@ static const struct genl_ops tm_genl_ops[] = {
 	},
 	{
 		.cmd = TM_CMD_LB_FLOW_GET,
+		.doit = tm_nl_lb_flow_get,
 		.dumpit = tm_nl_lb_flow_dump,
-		.policy = tm_lb_name_policy,
+		.policy = tm_lb_flow_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,
+		.internal_flags = TM_NL_LOCK,
 	},
 	{
 		.cmd = TM_CMD_LB_FLOW_FLUSH,

@@ -36,10 +36,16 @@ static const u8 tm_lbc_attr[TM_LBC_MAX] = {
 	[TM_LBC_HMAC_NOKEY] = TM_A_LB_HMAC_NOKEY,
 };
 
+/* A backend: its SID, weight, and figures. */
+#define TM_LB_BACKEND_SIZE	nla_total_size(nla_total_size(16) + \
+					       2 * nla_total_size(4) + \
+					       2 * nla_total_size_64bit(8))
 #define TM_LB_SVC_MSG_SIZE	(NLMSG_GOODSIZE + TM_LB_MAX_BACKENDS * \
-				 nla_total_size(2 * nla_total_size(16)))
+				 TM_LB_BACKEND_SIZE)
 
-static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_backend *b)
+/* Backend @b, with its figures @bk (NULL: none). */
+static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_backend *b,
+			  const struct tm_lb_bk *bk)
 {
 	struct nlattr *nest = nla_nest_start(skb, TM_A_LB_BACKEND);
 
@@ -47,8 +53,32 @@ static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_backend *b)
 	    nla_put_in6_addr(skb, TM_A_LB_BACKEND_SID, &b->sid) ||
 	    nla_put_u32(skb, TM_A_LB_BACKEND_WEIGHT, b->weight))
 		return -EMSGSIZE;
+	if (bk &&
+	    (nla_put_u32(skb, TM_A_LB_BACKEND_ACTIVE,
+			 max(atomic_read(&bk->active), 0)) ||
+	     nla_put_u64_64bit(skb, TM_A_LB_BACKEND_LEARNED,
+			       atomic64_read(&bk->learned), TM_A_PAD) ||
+	     nla_put_u64_64bit(skb, TM_A_LB_BACKEND_FORCED,
+			       atomic64_read(&bk->forced), TM_A_PAD)))
+		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+/*
+ * The figures of backend @i of @svc: its table's, which has the backends
+ * in the same order.  Under tm_net.lock.
+ */
+static const struct tm_lb_bk *tm_lb_backend_bk(const struct tm_lb_svc *svc,
+					       u32 i)
+{
+	const struct tm_lb_tab *tab = rcu_dereference_protected(svc->tab,
+								true);
+
+	if (!tab || i >= tab->n ||
+	    !ipv6_addr_equal(&tab->sids[i], &svc->backends[i].sid))
+		return NULL;
+	return tab->bk[i];
 }
 
 /*
@@ -73,6 +103,7 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 	    nla_put_u16(skb, TM_A_LB_PORT, ntohs(svc->port)) ||
 	    nla_put_in6_addr(skb, TM_A_LB_SID, &svc->sid) ||
 	    nla_put_u8(skb, TM_A_LB_CHOICES, svc->k) ||
+	    nla_put_u8(skb, TM_A_LB_AFFINITY, svc->affinity) ||
 	    nla_put_u32(skb, TM_A_LB_TABLE_SIZE, svc->size) ||
 	    nla_put_u32(skb, TM_A_LB_MAX_FLOWS, svc->max_flows) ||
 	    nla_put_u32(skb, TM_A_LB_IDLE_TIMEOUT, svc->idle) ||
@@ -90,7 +121,8 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 		if (!nest)
 			goto nospace;
 		for (i = 0; i < svc->nbackends; i++)
-			if (tm_put_backend(skb, &svc->backends[i]))
+			if (tm_put_backend(skb, &svc->backends[i],
+					   tm_lb_backend_bk(svc, i)))
 				goto nospace;
 		nla_nest_end(skb, nest);
 		if (nla_put_u32(skb, TM_A_LB_FLOWS,
@@ -204,6 +236,8 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	cfg.port = htons(a[TM_A_LB_PORT] ? nla_get_u16(a[TM_A_LB_PORT]) : 0);
 	cfg.k = a[TM_A_LB_CHOICES] ? nla_get_u8(a[TM_A_LB_CHOICES]) :
 				     TM_LB_CHOICES_DEFAULT;
+	cfg.affinity = a[TM_A_LB_AFFINITY] ?
+		       nla_get_u8(a[TM_A_LB_AFFINITY]) : TM_LB_AFFINITY_NONE;
 	cfg.size = tm_get_u32_or(info, TM_A_LB_TABLE_SIZE,
 				 TM_LB_TABLE_SIZE_DEFAULT);
 	if (!tm_maglev_prime(cfg.size)) {
@@ -290,6 +324,13 @@ int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info)
 		return err == -EMSGSIZE ? -EMSGSIZE : err;
 	}
 	return genlmsg_reply(msg, info);
+}
+
+/* Room in every part of the dump for a service with the most backends. */
+int tm_nl_lb_service_dump_start(struct netlink_callback *cb)
+{
+	cb->min_dump_alloc = TM_LB_SVC_MSG_SIZE;
+	return 0;
 }
 
 /* Dump the services from the cb->args[0]-th on (the list's order). */
@@ -396,11 +437,25 @@ int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
-static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
-			u32 portid, u32 seq)
+/* What the load balancer knows of flow @f: state, idle time, server. */
+static int tm_put_flow_state(struct sk_buff *skb, const struct tm_lflow *f)
 {
 	/* Pairs with tm_lflow_learn(): a STEER flow has its server. */
 	u8 state = smp_load_acquire(&f->state);
+
+	if (nla_put_u8(skb, TM_A_LB_FLOW_STATE, state) ||
+	    nla_put_u32(skb, TM_A_LB_FLOW_IDLE,
+			jiffies_to_msecs(jiffies - READ_ONCE(f->last))))
+		return -EMSGSIZE;
+	if ((state == TM_LB_FLOW_STEER || state == TM_LB_FLOW_CLOSING) &&
+	    nla_put_in6_addr(skb, TM_A_LB_FLOW_SERVER, &f->server))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
+			u32 portid, u32 seq)
+{
 	void *hdr;
 
 	hdr = genlmsg_put(skb, portid, seq, &tm_genl_family, NLM_F_MULTI,
@@ -411,12 +466,7 @@ static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
 	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, &f->client) ||
 	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(f->cport)) ||
 	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(f->vport)) ||
-	    nla_put_u8(skb, TM_A_LB_FLOW_STATE, state) ||
-	    nla_put_u32(skb, TM_A_LB_FLOW_IDLE,
-			jiffies_to_msecs(jiffies - READ_ONCE(f->last))))
-		goto nospace;
-	if ((state == TM_LB_FLOW_STEER || state == TM_LB_FLOW_CLOSING) &&
-	    nla_put_in6_addr(skb, TM_A_LB_FLOW_SERVER, &f->server))
+	    tm_put_flow_state(skb, f))
 		goto nospace;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -424,6 +474,98 @@ static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
 nospace:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
+}
+
+/*
+ * The connection client:cport -> VIP:vport of @svc: its candidates in
+ * the order they are tried, and what the load balancer remembers of it.
+ * Under the RCU read lock.
+ */
+static int tm_put_flow_lookup(struct sk_buff *skb, struct tm_lb *lb,
+			      const struct tm_lb_svc *svc,
+			      const struct in6_addr *client, __be16 cport,
+			      __be16 vport)
+{
+	const struct tm_lb_tab *tab = rcu_dereference(svc->tab);
+	struct nlattr *nest, *one;
+	const struct tm_lflow *f;
+	const u16 *row;
+	u32 i;
+
+	if (nla_put_string(skb, TM_A_LB_NAME, svc->name) ||
+	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, client) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(cport)) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(vport)))
+		return -EMSGSIZE;
+	nest = nla_nest_start(skb, TM_A_LB_FLOW_CANDIDATES);
+	if (!nest)
+		return -EMSGSIZE;
+	row = tab ? tm_lb_row(svc, tab, client, cport, vport) : NULL;
+	for (i = 0; row && i < tab->k; i++) {
+		if (row[i] == TM_MAGLEV_NONE)
+			continue;
+		one = nla_nest_start(skb, TM_A_LB_BACKEND);
+		if (!one || nla_put_in6_addr(skb, TM_A_LB_BACKEND_SID,
+					     &tab->sids[row[i]]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, one);
+	}
+	nla_nest_end(skb, nest);
+	f = tm_lflow_find(lb, svc, client, cport, vport);
+	return f ? tm_put_flow_state(skb, f) : 0;
+}
+
+/* TM_CMD_LB_FLOW_GET do: where a connection would go (lb flows lookup). */
+int tm_nl_lb_flow_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tm_net *tn = tm_net(genl_info_net(info));
+	struct nlattr **a = info->attrs;
+	struct in6_addr client;
+	struct tm_lb_svc *svc;
+	__be16 cport, vport;
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	svc = tm_nl_svc(tn, info, NULL);
+	if (!svc)
+		return a[TM_A_LB_NAME] ? -ENOENT : -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, TM_A_LB_FLOW_CLIENT) ||
+	    GENL_REQ_ATTR_CHECK(info, TM_A_LB_FLOW_CPORT))
+		return -EINVAL;
+	client = nla_get_in6_addr(a[TM_A_LB_FLOW_CLIENT]);
+	cport = htons(nla_get_u16(a[TM_A_LB_FLOW_CPORT]));
+	vport = a[TM_A_LB_FLOW_VPORT] ?
+		htons(nla_get_u16(a[TM_A_LB_FLOW_VPORT])) : svc->port;
+	if (!vport) {
+		NL_SET_ERR_MSG(info->extack,
+			       "The service serves any port: the connection's port is needed");
+		return -EINVAL;
+	}
+	if (svc->port && vport != svc->port) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_FLOW_VPORT],
+				    "The service does not serve this port");
+		return -EINVAL;
+	}
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tm_genl_family, 0,
+				TM_CMD_LB_FLOW_GET);
+	if (!hdr) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	rcu_read_lock();
+	err = tm_put_flow_lookup(msg, &tn->lb, svc, &client, cport, vport);
+	rcu_read_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 /*

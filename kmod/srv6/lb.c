@@ -15,8 +15,12 @@
  * candidates per row, core/tm_maglev.c) and publishes it with one pointer
  * store, so a packet sees the old backends or the new ones.  The table is
  * a function of the backends' SIDs and weights only, and a flow's row a
- * function of its addresses and ports only: two load balancers configured
- * alike pick the same candidates for a flow, with no state shared.
+ * function of its addresses and ports only (of its client's address,
+ * affinity src): two load balancers configured alike pick the same
+ * candidates for a flow, with no state shared.  The
+ * figures of each backend (struct tm_lb_bk: flows learned, forced,
+ * active) go from table to table while it stays a backend; a flow learned
+ * to it holds them until it is forgotten.
  *
  * Flows: one hash of TM_LFLOW_BUCKETS per namespace, read under RCU by the
  * packet path and changed under tm_lb.flock with BHs off.  Only a client's
@@ -104,13 +108,19 @@ void tm_lb_read(const struct tm_lb_svc *svc, u64 *c)
 	}
 }
 
-/* The row of a flow: the same on every load balancer. */
-u32 tm_lb_flow_hash(const struct in6_addr *client, const struct in6_addr *vip,
-		    __be16 cport, __be16 vport)
+/*
+ * The row of a flow: the same on every load balancer.  With affinity src,
+ * of the client's address only.
+ */
+static u32 tm_lb_flow_hash(const struct tm_lb_svc *svc,
+			   const struct in6_addr *client, __be16 cport,
+			   __be16 vport)
 {
 	u32 h = jhash2((const u32 *)client->s6_addr32, 4, TM_LB_HASH_SEED);
 
-	h = jhash2((const u32 *)vip->s6_addr32, 4, h);
+	if (svc->affinity == TM_LB_AFFINITY_SRC)
+		return h;
+	h = jhash2((const u32 *)svc->vip.s6_addr32, 4, h);
 	return jhash_1word((__force u32)cport << 16 | (__force u32)vport, h);
 }
 
@@ -152,6 +162,32 @@ struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
 			       svc, client, cport, vport);
 }
 
+static void tm_lb_bk_put(struct tm_lb_bk *bk)
+{
+	if (refcount_dec_and_test(&bk->ref))
+		kfree_rcu(bk, rcu);
+}
+
+/*
+ * Free @tab and let go of its figures.  @published: packets may still read
+ * it, so it waits for RCU, as its figures do when they go (tm_lb_bk_put());
+ * a packet that finds them let go does not count.
+ */
+static void tm_lb_tab_free(struct tm_lb_tab *tab, bool published)
+{
+	u32 i;
+
+	if (!tab)
+		return;
+	for (i = 0; i < tab->n; i++)
+		if (tab->bk[i])
+			tm_lb_bk_put(tab->bk[i]);
+	if (published)
+		kvfree_rcu(tab, rcu);
+	else
+		kvfree(tab);
+}
+
 /* Under tm_lb.flock. */
 static void tm_lflow_unlink(struct tm_lb *lb, struct tm_lflow *f)
 {
@@ -160,6 +196,11 @@ static void tm_lflow_unlink(struct tm_lb *lb, struct tm_lflow *f)
 	if (f->halfopen) {
 		list_del(&f->svc_lru);
 		list_del(&f->ns_lru);
+	}
+	if (f->bk) {
+		atomic_dec(&f->bk->active);
+		tm_lb_bk_put(f->bk);
+		f->bk = NULL;
 	}
 	f->dead = 1;
 	atomic_dec(&f->svc->nflows);
@@ -272,42 +313,76 @@ void tm_lflow_seen(struct tm_lflow *f)
 }
 
 /*
+ * The row of @tab for the connection client:cport -> VIP:vport of @svc
+ * (of the client alone, with affinity src): tab->k indexes into
+ * tab->sids, the first candidate first (TM_MAGLEV_NONE: none).
+ */
+const u16 *tm_lb_row(const struct tm_lb_svc *svc, const struct tm_lb_tab *tab,
+		     const struct in6_addr *client, __be16 cport,
+		     __be16 vport)
+{
+	return tm_maglev_row(tab->rows, tab->size, tab->k,
+			     tm_lb_flow_hash(svc, client, cport, vport));
+}
+
+/*
  * Would the load balancer send the connection client:cport -> VIP:vport
  * to @server?  One of the candidates of its row; or, for a flow that
  * hunted with a table older than the current one (@tgen, 0: none), one of
- * the backends.  Under the RCU read lock.
+ * the backends.  If so, @hit (unless NULL) gets the server's figures and
+ * whether it is the row's last candidate.  Under the RCU read lock.
  */
 bool tm_lb_candidate(const struct tm_lb_svc *svc,
 		     const struct in6_addr *client, __be16 cport,
-		     __be16 vport, const struct in6_addr *server, u32 tgen)
+		     __be16 vport, const struct in6_addr *server, u32 tgen,
+		     struct tm_lb_hit *hit)
 {
 	const struct tm_lb_tab *tab = rcu_dereference(svc->tab);
+	u32 i, found = U32_MAX, last = 0;
 	const u16 *row;
-	u32 i;
 
 	if (!tab)
 		return false;
-	row = tm_maglev_row(tab->rows, tab->size, tab->k,
-			    tm_lb_flow_hash(client, &svc->vip, cport, vport));
-	for (i = 0; i < tab->k; i++)
-		if (row[i] != TM_MAGLEV_NONE &&
+	row = tm_lb_row(svc, tab, client, cport, vport);
+	for (i = 0; i < tab->k; i++) {
+		if (row[i] == TM_MAGLEV_NONE)
+			continue;
+		last = i;
+		if (found == U32_MAX &&
 		    ipv6_addr_equal(&tab->sids[row[i]], server))
-			return true;
+			found = i;
+	}
+	if (found != U32_MAX) {
+		if (hit) {
+			hit->bk = tab->bk[row[found]];
+			hit->last = found == last;
+		}
+		return true;
+	}
 	if (!tgen || tab->gen == tgen)
 		return false;
 	for (i = 0; i < tab->n; i++)
-		if (ipv6_addr_equal(&tab->sids[i], server))
+		if (ipv6_addr_equal(&tab->sids[i], server)) {
+			if (hit) {
+				hit->bk = tab->bk[i];
+				hit->last = false;
+			}
 			return true;
+		}
 	return false;
 }
 
 /*
- * The server of @f is @server: it reported the flow.  False when @f is
- * gone, or knows another server (the report is refused).
+ * The server of @f is @server: it reported the flow, and @hit (NULL, or
+ * no figures: not known) says where it stands among the flow's
+ * candidates, for its figures.  False when @f is gone, or knows another
+ * server (the report is refused).  Under the RCU read lock.
  */
 bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
-		    const struct in6_addr *server)
+		    const struct in6_addr *server,
+		    const struct tm_lb_hit *hit)
 {
+	struct tm_lb_bk *bk = hit ? hit->bk : NULL;
 	bool ok = true;
 
 	spin_lock_bh(&lb->flock);
@@ -316,6 +391,14 @@ bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 	} else if (f->state == TM_LB_FLOW_HUNT ||
 		   f->state == TM_LB_FLOW_RECOVER) {
 		f->server = *server;
+		/* A table gone since the report looked lets its figures go. */
+		if (bk && refcount_inc_not_zero(&bk->ref)) {
+			f->bk = bk;
+			atomic_inc(&bk->active);
+			atomic64_inc(&bk->learned);
+			if (hit->last)
+				atomic64_inc(&bk->forced);
+		}
 		/* Readers that see STEER see the server. */
 		smp_store_release(&f->state, TM_LB_FLOW_STEER);
 		tm_lb_count(f->svc, TM_LBC_LEARNED);
@@ -540,8 +623,8 @@ static void tm_lb_svc_free_rcu(struct rcu_head *head)
 {
 	struct tm_lb_svc *svc = container_of(head, struct tm_lb_svc, rcu);
 
-	kvfree(rcu_dereference_protected(svc->tab, true));
-	kvfree(svc->txn_tab);
+	tm_lb_tab_free(rcu_dereference_protected(svc->tab, true), false);
+	tm_lb_tab_free(svc->txn_tab, false);
 	tm_memcg_put(svc->memcg);
 	free_percpu(svc->stats);
 	kfree(svc->txn_backends);
@@ -633,7 +716,7 @@ static bool tm_lb_svc_same(const struct tm_lb_svc *svc,
 	       svc->k == cfg->k && svc->size == cfg->size &&
 	       svc->max_flows == cfg->max_flows && svc->idle == cfg->idle &&
 	       svc->fin == cfg->fin && svc->syn == cfg->syn &&
-	       svc->hmac == cfg->hmac;
+	       svc->hmac == cfg->hmac && svc->affinity == cfg->affinity;
 }
 
 /* @svc joins @txn with @op, unless it is there already. */
@@ -652,7 +735,7 @@ static void tm_lb_svc_txn_forget(struct tm_lb_svc *svc)
 	kfree(svc->txn_backends);
 	svc->txn_backends = NULL;
 	svc->txn_nbackends = 0;
-	kvfree(svc->txn_tab);
+	tm_lb_tab_free(svc->txn_tab, false);
 	svc->txn_tab = NULL;
 }
 
@@ -732,6 +815,7 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	svc->port = cfg->port;
 	svc->sid = cfg->sid;
 	svc->k = cfg->k;
+	svc->affinity = cfg->affinity;
 	svc->size = cfg->size;
 	svc->max_flows = cfg->max_flows;
 	svc->idle = cfg->idle;
@@ -916,11 +1000,35 @@ void tm_lb_exit(void)
 }
 
 /*
+ * The figures of backend @sid of @svc for a new table: those of its
+ * current table, which go on, or new ones.  Under tm_net.lock.
+ */
+static struct tm_lb_bk *tm_lb_bk_of(const struct tm_lb_svc *svc,
+				    const struct in6_addr *sid)
+{
+	const struct tm_lb_tab *cur = rcu_dereference_protected(svc->tab,
+								true);
+	struct tm_lb_bk *bk;
+	u32 i;
+
+	for (i = 0; cur && i < cur->n; i++)
+		if (ipv6_addr_equal(&cur->sids[i], sid)) {
+			refcount_inc(&cur->bk[i]->ref);
+			return cur->bk[i];
+		}
+	bk = kzalloc(sizeof(*bk), GFP_KERNEL_ACCOUNT);
+	if (bk)
+		refcount_set(&bk->ref, 1);
+	return bk;
+}
+
+/*
  * Build the table of @n backends @b for @svc; NULL table for none.  Its
  * SIDs are every backend's, its rows those of weight above 0 only: a
  * draining backend is offered no flow, and still takes the reports of
  * those that hunted before (tm_lb_candidate()).  With every backend
- * draining, no row has a candidate and new flows are dropped.
+ * draining, no row has a candidate and new flows are dropped.  A backend
+ * the current table has keeps its figures.
  */
 static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 			   const struct tm_lb_backend *b, u32 n,
@@ -935,7 +1043,7 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 	*out = NULL;
 	if (!n)
 		return 0;
-	sz = sizeof(*tab) + n * sizeof(*tab->sids) +
+	sz = sizeof(*tab) + n * (sizeof(*tab->sids) + sizeof(*tab->bk)) +
 	     (size_t)svc->size * svc->k * sizeof(*tab->rows);
 	tab = kvzalloc(sz, GFP_KERNEL_ACCOUNT);
 	if (!tab)
@@ -950,12 +1058,19 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 	tab->k = svc->k;
 	tab->size = svc->size;
 	tab->sids = (struct in6_addr *)(tab + 1);
-	tab->rows = (u16 *)(tab->sids + n);
+	tab->bk = (struct tm_lb_bk **)(tab->sids + n);
+	tab->rows = (u16 *)(tab->bk + n);
 	weighted = 0;
 	for (i = 0; i < n; i++) {
 		const u32 *w = (const u32 *)b[i].sid.s6_addr32;
 
 		tab->sids[i] = b[i].sid;
+		tab->bk[i] = tm_lb_bk_of(svc, &b[i].sid);
+		if (!tab->bk[i]) {
+			kvfree(mb);
+			tm_lb_tab_free(tab, false);
+			return -ENOMEM;
+		}
 		mb[i].key = (u64)jhash2(w, 4, TM_LB_HASH_SEED) << 32 |
 			    jhash2(w, 4, ~TM_LB_HASH_SEED);
 		mb[i].weight = b[i].weight;
@@ -970,7 +1085,7 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 	}
 	kvfree(mb);
 	if (err) {
-		kvfree(tab);
+		tm_lb_tab_free(tab, false);
 		return err;
 	}
 	*out = tab;
@@ -1002,8 +1117,7 @@ static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
 	old = rcu_dereference_protected(svc->tab, true);
 	svc->tab_gen++;
 	rcu_assign_pointer(svc->tab, tab);
-	if (old)
-		kvfree_rcu(old, rcu);
+	tm_lb_tab_free(old, true);
 	kfree(svc->backends);
 	svc->backends = b;
 	svc->nbackends = n;
@@ -1342,8 +1456,7 @@ void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 			/* Published: its readers finish first. */
 			old = svc->txn_tab;
 			svc->txn_tab = NULL;
-			if (old)
-				kvfree_rcu(old, rcu);
+			tm_lb_tab_free(old, true);
 		}
 		tm_lb_svc_txn_forget(svc);
 		if (op == TM_TXN_DEL && committed) {

@@ -138,9 +138,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		tab = rcu_dereference(svc->tab);
 		if (!tab)
 			goto drop;
-		row = tm_maglev_row(tab->rows, tab->size, tab->k,
-				    tm_lb_flow_hash(&ip6h->saddr, &ip6h->daddr,
-						    th->source, th->dest));
+		row = tm_lb_row(svc, tab, &ip6h->saddr, th->source, th->dest);
 		/* The first candidate visits first: it is the last segment. */
 		for (i = tab->k; i-- > 0;)
 			if (row[i] != TM_MAGLEV_NONE)
@@ -202,6 +200,7 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	struct tm_lb *lb = &tm_net(state->net)->lb;
 	const struct ipv6_sr_hdr *srh;
 	struct in6_addr client, server;
+	struct tm_lb_hit hit = {};
 	const struct tcphdr *th;
 	struct tm_lb_svc *svc;
 	unsigned int srhlen;
@@ -249,12 +248,12 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 		/* Not remembered (full, flushed): passed on, nothing learned. */
 		tm_lb_count(svc, TM_LBC_REFUSED);
 		if (!tm_lb_candidate(svc, &client, th->dest, th->source,
-				     &server, 0))
+				     &server, 0, NULL))
 			return NF_DROP;
 	} else if ((tm_lflow_steered(f) ||
 		    tm_lb_candidate(svc, &client, th->dest, th->source,
-				    &server, f->tgen)) &&
-		   tm_lflow_learn(lb, f, &server)) {
+				    &server, f->tgen, &hit)) &&
+		   tm_lflow_learn(lb, f, &server, &hit)) {
 		if (th->fin || th->rst)
 			tm_lflow_closing(f);
 		tm_lflow_seen(f);

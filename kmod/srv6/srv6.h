@@ -195,6 +195,35 @@ struct tm_lb_backend {
 };
 
 /**
+ * struct tm_lb_bk - the figures of a backend, kept across the tables that
+ * have it (lb.c)
+ * @ref: one per table (struct tm_lb_tab) and per flow learned to it
+ * @rcu: deferred free: the packet path takes a reference from a table
+ *	it reads under RCU (refcount_inc_not_zero())
+ * @active: flows whose server it is that the load balancer remembers
+ * @learned: flows whose server it became
+ * @forced: of those, flows it took as their last candidate
+ */
+struct tm_lb_bk {
+	refcount_t ref;
+	struct rcu_head rcu;
+	atomic_t active;
+	atomic64_t learned;
+	atomic64_t forced;
+};
+
+/**
+ * struct tm_lb_hit - where a server stands among a flow's candidates
+ * (tm_lb_candidate())
+ * @bk: its figures
+ * @last: it is the last candidate of the flow's row: it had to take it
+ */
+struct tm_lb_hit {
+	struct tm_lb_bk *bk;
+	bool last;
+};
+
+/**
  * struct tm_lb_tab - what the packet path reads of a service's backends,
  * rebuilt and replaced whole when they change (lb.c)
  * @rcu: deferred free
@@ -202,6 +231,7 @@ struct tm_lb_backend {
  * @k: candidates per row (the service's choices)
  * @size: rows
  * @sids: the backends' SIDs, indexed by the rows
+ * @bk: the backends' figures, likewise (a reference each)
  * @rows: @size rows of @k indexes into @sids (TM_MAGLEV_NONE: none)
  * @gen: which of the service's tables this is (tm_lb_svc.tab_gen)
  */
@@ -210,6 +240,7 @@ struct tm_lb_tab {
 	u32 n, k, size;
 	u32 gen;
 	struct in6_addr *sids;
+	struct tm_lb_bk **bk;
 	u16 *rows;
 };
 
@@ -225,6 +256,7 @@ struct tm_lb_tab {
  * @port: the port it serves, 0: any
  * @sid: the load balancer's SID, where servers report
  * @k: choices
+ * @affinity: enum tm_lb_affinity, what picks a flow's row
  * @size: rows of its table
  * @max_flows: flows it remembers, at most
  * @idle: timeout of an established flow, seconds
@@ -263,6 +295,7 @@ struct tm_lb_svc {
 	__be16 port;
 	struct in6_addr sid;
 	u8 k;
+	u8 affinity;
 	u32 size;
 	u32 max_flows;
 	u32 idle, fin, syn;
@@ -300,6 +333,8 @@ struct tm_lb_svc {
  * @tgen: the tm_lb_tab.gen it hunted with
  * @server: the accepting server's SID, set once (before @state becomes
  *	STEER, under tm_lb.flock)
+ * @bk: the figures of @server as a backend, with a reference, or NULL
+ *	(under tm_lb.flock)
  * @svc_lru: while @halfopen, in tm_lb_svc.halfopen, oldest first: the
  *	first evicted (tm_lb.flock)
  * @ns_lru: while @halfopen, in tm_lb.halfopen, likewise
@@ -316,6 +351,7 @@ struct tm_lflow {
 	u8 halfopen;
 	u32 tgen;
 	struct in6_addr server;
+	struct tm_lb_bk *bk;
 	struct list_head svc_lru, ns_lru;
 	unsigned long last;
 };
@@ -425,7 +461,7 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 struct tm_lb_cfg {
 	const char *name;
 	struct in6_addr vip, sid;
-	u8 proto, k;
+	u8 proto, k, affinity;
 	__be16 port;
 	u32 size, max_flows, idle, fin, syn;
 	u32 hmac;
@@ -465,8 +501,6 @@ void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		   bool committed);
 void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c);
 void tm_lb_read(const struct tm_lb_svc *svc, u64 *c);
-u32 tm_lb_flow_hash(const struct in6_addr *client, const struct in6_addr *vip,
-		    __be16 cport, __be16 vport);
 struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
 			       const struct in6_addr *client, __be16 cport,
 			       __be16 vport);
@@ -474,11 +508,16 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 			      const struct in6_addr *client, __be16 cport,
 			      __be16 vport, u8 state, u32 tgen);
 void tm_lflow_seen(struct tm_lflow *f);
+const u16 *tm_lb_row(const struct tm_lb_svc *svc, const struct tm_lb_tab *tab,
+		     const struct in6_addr *client, __be16 cport,
+		     __be16 vport);
 bool tm_lb_candidate(const struct tm_lb_svc *svc,
 		     const struct in6_addr *client, __be16 cport,
-		     __be16 vport, const struct in6_addr *server, u32 tgen);
+		     __be16 vport, const struct in6_addr *server, u32 tgen,
+		     struct tm_lb_hit *hit);
 bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
-		    const struct in6_addr *server);
+		    const struct in6_addr *server,
+		    const struct tm_lb_hit *hit);
 void tm_lflow_closing(struct tm_lflow *f);
 bool tm_lflow_steered(const struct tm_lflow *f);
 void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f);

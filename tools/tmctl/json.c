@@ -126,6 +126,7 @@ enum {
 	TM_JL_SID,
 	TM_JL_PROTO,
 	TM_JL_PORT,
+	TM_JL_AFFINITY,
 	TM_JL_CHOICES,
 	TM_JL_TABLE_SIZE,
 	TM_JL_MAX_FLOWS,
@@ -143,6 +144,7 @@ static const struct tm_json_member tm_json_service[TM_JL_MAX] = {
 	[TM_JL_SID] = { "sid", TM_J_STRING, "sid" },
 	[TM_JL_PROTO] = { "proto", TM_J_STRING },
 	[TM_JL_PORT] = { "port", TM_J_INT, "port" },
+	[TM_JL_AFFINITY] = { "affinity", TM_J_STRING, "affinity" },
 	[TM_JL_CHOICES] = { "choices", TM_J_INT, "choices" },
 	[TM_JL_TABLE_SIZE] = { "table_size", TM_J_INT, "table-size" },
 	[TM_JL_MAX_FLOWS] = { "max_flows", TM_J_INT, "max-flows" },
@@ -1281,7 +1283,7 @@ static void tm_json_backend_obj(struct tm_json *j, const char *path,
 
 /*
  * A service, then its backends: "lb service add NAME vip V sid S tcp
- * [port P] [choices K] ... [hmac K]".
+ * [port P] [affinity A] [choices K] ... [hmac K]".
  */
 static void tm_json_service_obj(struct tm_json *j, const char *path,
 				struct tm_json_obj *o, void *arg)

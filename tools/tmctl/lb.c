@@ -3,13 +3,15 @@
  * tmctl lb service|backend|flows: the load-balancer services of SRv6 load
  * balancing (LB side).  This file owns the words of the lb commands
  * ("service add NAME vip ADDR sid LBSID ...", "backend add NAME SID
- * [weight W]", "backend set NAME SID weight W", "flows show|flush"), the
- * names of the flow states, the requests they make, and the printing of
- * services (a block of lines each), of their flows (a line each) and of
- * their events (for monitor).
+ * [weight W]", "backend set NAME SID weight W", "flows show|flush",
+ * "flows lookup NAME src ADDR sport N [dport N]"), the names of the flow
+ * states, the requests they make, and the printing of services (a block
+ * of lines each, a backend and its figures a line), of their flows (a line
+ * each), of lookups and of their events (for monitor).
  * The rule action that sends packets to a service, "lb NAME", is rule.c's.
  */
 #include <arpa/inet.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <string.h>
 
@@ -30,11 +32,30 @@ static const char *tm_lb_state_name(unsigned int i)
 	return tm_name(tm_lb_state_names, ARRAY_SIZE(tm_lb_state_names), i);
 }
 
+static const char * const tm_lb_affinity_names[TM_LB_AFFINITY_MAX + 1] = {
+	[TM_LB_AFFINITY_NONE] = "none",
+	[TM_LB_AFFINITY_SRC] = "src",
+};
+
+/* The service's affinity, none when the kernel does not say. */
+static uint8_t tm_lb_affinity(const struct nlattr **tb)
+{
+	return tb[TM_A_LB_AFFINITY] ? mnl_attr_get_u8(tb[TM_A_LB_AFFINITY]) :
+				      TM_LB_AFFINITY_NONE;
+}
+
+static const char *tm_lb_affinity_name(uint8_t a)
+{
+	return tm_name(tm_lb_affinity_names, ARRAY_SIZE(tm_lb_affinity_names),
+		       a);
+}
+
 static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
 	[TM_LB_K_VIP] = { "vip", true },
 	[TM_LB_K_SID] = { "sid", true },
 	[TM_LB_K_TCP] = { "tcp", false },
 	[TM_LB_K_PORT] = { "port", true },
+	[TM_LB_K_AFFINITY] = { "affinity", true },
 	[TM_LB_K_CHOICES] = { "choices", true },
 	[TM_LB_K_TABLE_SIZE] = { "table-size", true },
 	[TM_LB_K_MAX_FLOWS] = { "max-flows", true },
@@ -158,6 +179,7 @@ static int tm_lb_parse_table_size(const struct tm_words *w, int i,
 static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 {
 	int i, k, n, v, err;
+	uint8_t aff;
 
 	for (i = 1; i < w->argc; i += n) {
 		k = tm_keyword(w, i, tm_lb_keywords, TM_LB_K_MAX);
@@ -184,6 +206,11 @@ static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 			break;
 		case TM_LB_K_PORT:
 			err = tm_parse_u32(w, v, "port", 0, 65535, &s->val[k]);
+			break;
+		case TM_LB_K_AFFINITY:
+			err = tm_parse_name(w, v, "affinity", tm_lb_affinity_names,
+					    0, TM_LB_AFFINITY_MAX, &aff);
+			s->val[k] = aff;
 			break;
 		case TM_LB_K_TABLE_SIZE:
 			err = tm_lb_parse_table_size(w, v, &s->val[k]);
@@ -310,6 +337,11 @@ void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
 		mnl_attr_put_u16(nlh, TM_A_LB_PORT,
 				 (uint16_t)r->val[TM_LB_K_PORT]);
 	}
+	if (TM_LB_SEEN(r, TM_LB_K_AFFINITY)) {
+		tm_attr_map_add(map, nlh, r->word[TM_LB_K_AFFINITY]);
+		mnl_attr_put_u8(nlh, TM_A_LB_AFFINITY,
+				(uint8_t)r->val[TM_LB_K_AFFINITY]);
+	}
 	tm_attr_map_add(map, nlh, r->word[TM_LB_K_SID]);
 	mnl_attr_put(nlh, TM_A_LB_SID, sizeof(r->sid), r->sid);
 	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++) {
@@ -390,43 +422,85 @@ static bool tm_lb_text_numbers(const struct nlattr **tb, unsigned int line,
 	return any;
 }
 
-/* The backends of a service: fn on each TM_A_LB_BACKEND of the nest. */
+/*
+ * The backends of a service: fn on each TM_A_LB_BACKEND of @nest, with
+ * @figures (their state and counters wanted) passed on.
+ */
 static void tm_lb_each_backend(const struct nlattr **tb,
+			       const struct nlattr *nest, bool figures,
 			       void (*fn)(const struct nlattr **tb,
-					  const struct nlattr **bt))
+					  const struct nlattr **bt,
+					  bool figures))
 {
 	const struct nlattr *bt[TM_A_MAX + 1];
 	const struct nlattr *b;
 
-	if (!tb[TM_A_LB_BACKENDS])
+	if (!nest)
 		return;
-	mnl_attr_for_each_nested(b, tb[TM_A_LB_BACKENDS]) {
+	mnl_attr_for_each_nested(b, nest) {
 		if (mnl_attr_get_type(b) != TM_A_LB_BACKEND ||
 		    mnl_attr_validate(b, MNL_TYPE_NESTED) < 0 ||
 		    tm_nl_parse_nested(b, bt) < 0 ||
 		    !bt[TM_A_LB_BACKEND_SID])
 			continue;
-		fn(tb, bt);
+		fn(tb, bt, figures);
 	}
 }
 
+/* The figures of a backend: their keyword (JSON key) and attribute. */
+static const struct {
+	const char *name;
+	uint16_t attr;		/* TM_A_LB_BACKEND_ACTIVE is a u32 */
+} tm_lb_backend_figures[] = {
+	{ "flows", TM_A_LB_BACKEND_ACTIVE },
+	{ "learned", TM_A_LB_BACKEND_LEARNED },
+	{ "forced", TM_A_LB_BACKEND_FORCED },
+};
+
+static uint64_t tm_lb_backend_figure(const struct nlattr **bt, unsigned int k)
+{
+	const struct nlattr *a = bt[tm_lb_backend_figures[k].attr];
+
+	if (tm_lb_backend_figures[k].attr == TM_A_LB_BACKEND_ACTIVE)
+		return mnl_attr_get_u32(a);
+	return mnl_attr_get_u64(a);
+}
+
+/* A backend's state: draining (weight 0, no new flow) or active. */
+static const char *tm_lb_backend_state(const struct nlattr **bt)
+{
+	return bt[TM_A_LB_BACKEND_WEIGHT] &&
+	       !mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]) ? "draining" :
+							      "active";
+}
+
 static void tm_lb_backend_line(const struct nlattr **tb,
-			       const struct nlattr **bt)
+			       const struct nlattr **bt, bool figures)
 {
 	char buf[INET6_ADDRSTRLEN];
+	unsigned int k;
 
 	printf("\tbackend %s",
 	       tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf, sizeof(buf)));
 	if (bt[TM_A_LB_BACKEND_WEIGHT])
 		printf(" weight %u",
 		       mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
+	if (figures) {
+		printf(" state %s", tm_lb_backend_state(bt));
+		for (k = 0; k < ARRAY_SIZE(tm_lb_backend_figures); k++)
+			if (bt[tm_lb_backend_figures[k].attr])
+				printf(" %s %" PRIu64,
+				       tm_lb_backend_figures[k].name,
+				       tm_lb_backend_figure(bt, k));
+	}
 	putchar('\n');
 }
 
 static void tm_lb_backend_object(const struct nlattr **tb,
-				 const struct nlattr **bt)
+				 const struct nlattr **bt, bool figures)
 {
 	char buf[INET6_ADDRSTRLEN];
+	unsigned int k;
 
 	tm_out_begin_object();
 	tm_out_str("sid", tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf,
@@ -434,15 +508,25 @@ static void tm_lb_backend_object(const struct nlattr **tb,
 	if (bt[TM_A_LB_BACKEND_WEIGHT])
 		tm_out_u64("weight",
 			   mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
+	if (figures) {
+		tm_out_str("state", tm_lb_backend_state(bt));
+		for (k = 0; k < ARRAY_SIZE(tm_lb_backend_figures); k++)
+			if (bt[tm_lb_backend_figures[k].attr])
+				tm_out_u64(tm_lb_backend_figures[k].name,
+					   tm_lb_backend_figure(bt, k));
+	}
 	tm_out_end_object();
 }
 
 /*
  * lb service show, one block per service:
- *	service NAME vip ADDR tcp port PORT sid LBSID choices K table-size N
+ *	service NAME vip ADDR tcp port PORT sid LBSID affinity A choices K
+ *		table-size N
  *		max-flows N idle-timeout S fin-timeout S syn-timeout S
  *		[hmac KEYID]
- *		backend SID weight W		(one per backend)
+ *		backend SID weight W [state STATE flows N learned N forced N]
+ *						(one per backend; the figures
+ *						unless -s)
  *		flows N hunts N ... ns-full N	(unless -s)
  */
 static void tm_lb_service_block(const struct nlattr **tb, bool counters)
@@ -461,11 +545,14 @@ static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 	else
 		fputs(" port any", stdout);
 	printf(" sid %s", tm_lb_addr(tb[TM_A_LB_SID], buf, sizeof(buf)));
+	if (tb[TM_A_LB_AFFINITY])
+		printf(" affinity %s", tm_lb_affinity_name(tm_lb_affinity(tb)));
 	tm_lb_text_numbers(tb, 1, " ");
 	putchar('\n');
 	if (tm_lb_text_numbers(tb, 2, "\t"))
 		putchar('\n');
-	tm_lb_each_backend(tb, tm_lb_backend_line);
+	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], counters,
+			   tm_lb_backend_line);
 	if (!counters)
 		return;
 	if (tb[TM_A_LB_FLOWS])
@@ -501,13 +588,16 @@ static void tm_lb_fields(const struct nlattr **tb, bool counters,
 	if (tb[TM_A_LB_SID])
 		tm_out_str("sid", tm_lb_addr(tb[TM_A_LB_SID], buf,
 					     sizeof(buf)));
+	if (tb[TM_A_LB_AFFINITY])
+		tm_out_str("affinity", tm_lb_affinity_name(tm_lb_affinity(tb)));
 	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++)
 		if (tb[tm_lb_numbers[k].attr])
 			tm_out_u64(tm_lb_keywords[k].name,
 				   tm_lb_number(tb, k));
 	if (tb[TM_A_LB_BACKENDS] || backends) {
 		tm_out_begin_array("backends");
-		tm_lb_each_backend(tb, tm_lb_backend_object);
+		tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], counters,
+				   tm_lb_backend_object);
 		tm_out_end_array();
 	}
 	if (!counters)
@@ -540,6 +630,8 @@ void tm_lb_service_text(const struct nlattr **tb, const char *verb)
 	printf(" %s", tm_proto_name(tm_lb_proto(tb), pbuf, sizeof(pbuf)));
 	if (tb[TM_A_LB_PORT])
 		printf(" port %u", tm_lb_port(tb));
+	if (tb[TM_A_LB_AFFINITY])
+		printf(" affinity %s", tm_lb_affinity_name(tm_lb_affinity(tb)));
 	tm_lb_text_numbers(tb, 0, " ");
 }
 
@@ -559,7 +651,7 @@ void tm_lb_backend_text(const struct nlattr **tb, const char *verb)
 
 /* "lb backend add NAME SID weight W" for a backend @bt of service @tb. */
 static void tm_lb_backend_save(const struct nlattr **tb,
-			       const struct nlattr **bt)
+			       const struct nlattr **bt, bool figures)
 {
 	char buf[INET6_ADDRSTRLEN];
 
@@ -582,7 +674,8 @@ void tm_lb_service_save(const struct nlattr **tb)
 	}
 	tm_lb_service_text(tb, "add");
 	putchar('\n');
-	tm_lb_each_backend(tb, tm_lb_backend_save);
+	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], false,
+			   tm_lb_backend_save);
 }
 
 void tm_lb_backend_fields(const struct nlattr **tb)
@@ -616,17 +709,52 @@ static int tm_lb_service_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* The candidates of a lookup, in order: an array, or SID,SID|-. */
+static void tm_lb_candidates(const struct nlattr *nest)
+{
+	const struct nlattr *bt[TM_A_MAX + 1];
+	char buf[INET6_ADDRSTRLEN];
+	const struct nlattr *b;
+	bool none = true;
+
+	if (tmctl.json)
+		tm_out_begin_array("candidates");
+	else
+		fputs(" candidates ", stdout);
+	if (nest) {
+		mnl_attr_for_each_nested(b, nest) {
+			if (mnl_attr_get_type(b) != TM_A_LB_BACKEND ||
+			    mnl_attr_validate(b, MNL_TYPE_NESTED) < 0 ||
+			    tm_nl_parse_nested(b, bt) < 0 ||
+			    !bt[TM_A_LB_BACKEND_SID])
+				continue;
+			tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf, sizeof(buf));
+			if (tmctl.json)
+				tm_out_str(NULL, buf);
+			else
+				printf("%s%s", none ? "" : ",", buf);
+			none = false;
+		}
+	}
+	if (tmctl.json)
+		tm_out_end_array();
+	else if (none)
+		putchar('-');
+}
+
 /*
- * lb flows show, one line per flow:
- *	NAME client ADDR cport N vport N state STATE server ADDR|- idle NNNms
+ * lb flows show, one line per flow, and lb flows lookup, one line with
+ * the candidates, and "state none server - idle -" for a flow the load
+ * balancer does not remember:
+ *	NAME client ADDR cport N vport N [candidates SID[,SID...]|-]
+ *		state STATE server ADDR|- idle NNNms
  */
 static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
 	char client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
+	const char *state = NULL;
 	uint16_t cport, vport;
-	const char *state;
-	uint32_t idle;
 
 	if (tm_nl_parse(nlh, tb) < 0)
 		return MNL_CB_ERROR;
@@ -638,16 +766,20 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 		mnl_attr_get_u16(tb[TM_A_LB_FLOW_CPORT]) : 0;
 	vport = tb[TM_A_LB_FLOW_VPORT] ?
 		mnl_attr_get_u16(tb[TM_A_LB_FLOW_VPORT]) : 0;
-	state = tb[TM_A_LB_FLOW_STATE] ?
-		tm_lb_state_name(mnl_attr_get_u8(tb[TM_A_LB_FLOW_STATE])) :
-		"?";
-	idle = tb[TM_A_LB_FLOW_IDLE] ?
-	       mnl_attr_get_u32(tb[TM_A_LB_FLOW_IDLE]) : 0;
+	if (tb[TM_A_LB_FLOW_STATE])
+		state = tm_lb_state_name(mnl_attr_get_u8(tb[TM_A_LB_FLOW_STATE]));
 	if (!tmctl.json) {
 		tm_print_word(stdout, tm_lb_name(tb, data));
-		printf(" client %s cport %u vport %u state %s server %s idle %ums\n",
-		       client, cport, vport, state,
-		       tb[TM_A_LB_FLOW_SERVER] ? server : "-", idle);
+		printf(" client %s cport %u vport %u", client, cport, vport);
+		if (tb[TM_A_LB_FLOW_CANDIDATES])
+			tm_lb_candidates(tb[TM_A_LB_FLOW_CANDIDATES]);
+		printf(" state %s server %s", state ?: "none",
+		       tb[TM_A_LB_FLOW_SERVER] ? server : "-");
+		if (tb[TM_A_LB_FLOW_IDLE])
+			printf(" idle %ums\n",
+			       mnl_attr_get_u32(tb[TM_A_LB_FLOW_IDLE]));
+		else
+			fputs(" idle -\n", stdout);
 		return MNL_CB_OK;
 	}
 	tm_out_begin_object();
@@ -655,12 +787,20 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 	tm_out_str("client", client);
 	tm_out_u64("cport", cport);
 	tm_out_u64("vport", vport);
-	tm_out_str("state", state);
+	if (tb[TM_A_LB_FLOW_CANDIDATES])
+		tm_lb_candidates(tb[TM_A_LB_FLOW_CANDIDATES]);
+	if (state)
+		tm_out_str("state", state);
+	else
+		tm_out_null("state");
 	if (tb[TM_A_LB_FLOW_SERVER])
 		tm_out_str("server", server);
 	else
 		tm_out_null("server");
-	tm_out_u64("idle-ms", idle);
+	if (tb[TM_A_LB_FLOW_IDLE])
+		tm_out_u64("idle-ms", mnl_attr_get_u32(tb[TM_A_LB_FLOW_IDLE]));
+	else
+		tm_out_null("idle-ms");
 	tm_out_end_object();
 	return MNL_CB_OK;
 }
@@ -778,6 +918,55 @@ static int tm_lb_flows_show(const struct tm_words *w)
 			  "flows");
 }
 
+/*
+ * lb flows lookup NAME src ADDR sport N [dport N]: where the connection
+ * from ADDR port N to the service's VIP (and port N, the service's by
+ * default) would go, as the kernel's table says, without a packet.
+ */
+static int tm_lb_flows_lookup(const struct tm_words *w)
+{
+	static const struct tm_keyword kw[] = {
+		{ "src", true }, { "sport", true }, { "dport", true },
+	};
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int word[ARRAY_SIZE(kw)] = { -1, -1, -1 };
+	uint32_t port[ARRAY_SIZE(kw)] = {};
+	struct nlmsghdr *nlh;
+	uint8_t src[16];
+	int i, k;
+
+	if (tm_lb_parse_name(w, 0))
+		return TMCTL_EPARSE;
+	for (i = 1; i < w->argc; i += 2) {
+		k = tm_keyword(w, i, kw, ARRAY_SIZE(kw));
+		if (k < 0)
+			return TMCTL_EPARSE;
+		if (word[k] >= 0)
+			return tm_werror(w, i, "%s given twice", kw[k].name);
+		if (i + 1 >= w->argc)
+			return tm_werror(w, i, "'%s' needs a value",
+					 w->argv[i]);
+		word[k] = i + 1;
+		if (k == 0 ? tm_lb_parse_addr(w, i + 1, "client address", src) :
+		    tm_parse_u32(w, i + 1, "port", 0, 65535, &port[k]))
+			return TMCTL_EPARSE;
+	}
+	if (word[0] < 0)
+		return tm_werror(w, w->argc,
+				 "missing 'src ADDR' (the client's IPv6 address)");
+	if (word[1] < 0)
+		return tm_werror(w, w->argc,
+				 "missing 'sport N' (the client's port)");
+	if (tmctl.check)
+		return TMCTL_OK;
+	nlh = tm_lb_request(buf, TM_CMD_LB_FLOW_GET, 0, w, 0);
+	mnl_attr_put(nlh, TM_A_LB_FLOW_CLIENT, sizeof(src), src);
+	mnl_attr_put_u16(nlh, TM_A_LB_FLOW_CPORT, (uint16_t)port[1]);
+	if (word[2] >= 0)
+		mnl_attr_put_u16(nlh, TM_A_LB_FLOW_VPORT, (uint16_t)port[2]);
+	return tm_nl_talk(nlh, tm_lb_flow_cb, (void *)w->argv[0], w->what);
+}
+
 static int tm_lb_backend_add(const struct tm_words *w)
 {
 	return tm_lb_change(w, TM_LB_BACKEND_ADD);
@@ -815,6 +1004,7 @@ static const struct tm_lb_handler tm_lb_backend_verbs[] = {
 static const struct tm_lb_handler tm_lb_flows_verbs[] = {
 	{ "show", "lb flows show", tm_lb_flows_show },
 	{ "flush", "lb flows flush", tm_lb_flows_flush },
+	{ "lookup", "lb flows lookup", tm_lb_flows_lookup },
 };
 
 static const struct {
@@ -828,7 +1018,7 @@ static const struct {
 	  ARRAY_SIZE(tm_lb_service_verbs), 2 },
 	{ "backend", "add, del, set", tm_lb_backend_verbs,
 	  ARRAY_SIZE(tm_lb_backend_verbs), -1 },
-	{ "flows", "show, flush", tm_lb_flows_verbs,
+	{ "flows", "show, flush, lookup", tm_lb_flows_verbs,
 	  ARRAY_SIZE(tm_lb_flows_verbs), 0 },
 };
 

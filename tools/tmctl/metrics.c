@@ -57,6 +57,9 @@ enum tm_metric {
 	TM_M_LB_INFO,
 	TM_M_LB_BACKENDS,
 	TM_M_LB_BACKEND_WEIGHT,
+	TM_M_LB_BACKEND_ACTIVE,
+	TM_M_LB_BACKEND_LEARNED,
+	TM_M_LB_BACKEND_FORCED,
 	TM_M_LB_FLOWS,
 	TM_M_LB_MAX_FLOWS,
 	TM_M_LB_HUNTS,
@@ -140,6 +143,12 @@ static const struct tm_prom_family tm_metric_families[TM_M_MAX] = {
 		 "Backends (servers' SIDs) of the service."),
 	TM_GAUGE(TM_M_LB_BACKEND_WEIGHT, "lb_backend_weight",
 		 "The weight of a backend of the service."),
+	TM_GAUGE(TM_M_LB_BACKEND_ACTIVE, "lb_backend_active_flows",
+		 "Flows the service remembers whose server the backend is."),
+	TM_COUNTER(TM_M_LB_BACKEND_LEARNED, "lb_backend_learned",
+		   "Flows whose server the backend became since it was added."),
+	TM_COUNTER(TM_M_LB_BACKEND_FORCED, "lb_backend_forced",
+		   "Flows the backend took as their last candidate."),
 	TM_GAUGE(TM_M_LB_FLOWS, "lb_flows", "Flows the service remembers."),
 	TM_GAUGE(TM_M_LB_MAX_FLOWS, "lb_max_flows",
 		 "Flows the service may remember (max-flows)."),
@@ -470,7 +479,7 @@ int tm_metrics_sid_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* The backends of service @l[0]: their weights, and how many. */
+/* The backends of service @l[0]: their weights and figures, and how many. */
 static void tm_m_backends(struct tm_metrics *m, const struct nlattr *nest,
 			  const struct tm_prom_label *l)
 {
@@ -493,6 +502,14 @@ static void tm_m_backends(struct tm_metrics *m, const struct nlattr *nest,
 			n++;
 			tm_m_u32(m, TM_M_LB_BACKEND_WEIGHT, bl, 2,
 				 bt[TM_A_LB_BACKEND_WEIGHT]);
+			tm_m_u32(m, TM_M_LB_BACKEND_ACTIVE, bl, 2,
+				 bt[TM_A_LB_BACKEND_ACTIVE]);
+			if (bt[TM_A_LB_BACKEND_LEARNED])
+				tm_m_sample(m, TM_M_LB_BACKEND_LEARNED, bl, 2,
+					    mnl_attr_get_u64(bt[TM_A_LB_BACKEND_LEARNED]));
+			if (bt[TM_A_LB_BACKEND_FORCED])
+				tm_m_sample(m, TM_M_LB_BACKEND_FORCED, bl, 2,
+					    mnl_attr_get_u64(bt[TM_A_LB_BACKEND_FORCED]));
 		}
 	}
 	tm_m_sample(m, TM_M_LB_BACKENDS, l, 1, n);

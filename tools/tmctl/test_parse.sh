@@ -417,7 +417,8 @@ cat > good.json <<'EOF'
 	],
 	"services": [
 		{"name": "web", "vip": "fd00:100::1", "proto": "tcp",
-		 "port": 8080, "sid": "fd00:1b::1", "choices": 3,
+		 "port": 8080, "sid": "fd00:1b::1", "affinity": "src",
+		 "choices": 3,
 		 "table_size": 251, "max_flows": 1000, "idle_timeout": 60,
 		 "fin_timeout": 5, "syn_timeout": 2, "hmac": 9,
 		 "backends": [
@@ -484,7 +485,7 @@ sid add fc00:1::100 accept policy always
 sid add fc00:2::100 accept policy never
 sid add fc00:3::100 accept policy conns 8 hmac 7
 sid add fc00:4::100 accept policy backlog 4
-lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 choices 3 table-size 251 max-flows 1000 idle-timeout 60 fin-timeout 5 syn-timeout 2 hmac 9
+lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 affinity src choices 3 table-size 251 max-flows 1000 idle-timeout 60 fin-timeout 5 syn-timeout 2 hmac 9
 lb backend add web fc00:1::100 weight 1
 lb backend add web fc00:2::100 weight 3
 lb backend add web fc00:3::100 weight 65535
@@ -1046,6 +1047,12 @@ ok "lb service add, port 0 and limits" lb service add web "${lbs[@]}" port 0 \
 	choices 1 table-size 2 max-flows 1 idle-timeout 86400
 ok "lb service add, port 65535" lb service add web "${lbs[@]}" port 65535
 ok "lb service add, hmac" lb service add web "${lbs[@]}" hmac 1
+ok "lb service add, affinity src" lb service add web "${lbs[@]}" affinity src
+ok "lb service add, affinity none" lb service add web "${lbs[@]}" aff none
+bad "lb service add, bad affinity" "lb service add: unknown affinity 'dst' (expected none or src)" \
+	lb service add web "${lbs[@]}" affinity dst
+bad "lb service add, affinity twice" "lb service add: affinity given twice" \
+	lb service add web "${lbs[@]}" affinity src affinity none
 bad "lb service add, hmac 0" "lb service add: bad hmac '0' (expected 1..4294967295)" \
 	lb service add web "${lbs[@]}" hmac 0
 ok "lb service add, abbreviated" lb s a web vi 2001:db8::80 si fc00:ff::1 \
@@ -1066,6 +1073,9 @@ ok "lb flows show" lb flows show
 ok "lb flows show NAME" lb flows show web
 ok "lb flows alone" lb flows
 ok "lb flows flush" lb flows flush web
+ok "lb flows lookup" lb flows lookup web src 2001:db8::1 sport 40000
+ok "lb flows lookup, dport" lb flows lookup web sport 1 src 2001:db8::1 dport 8080
+ok "lb flows lookup, abbreviated" lb f l web src 2001:db8::1 sport 0
 ok "rule action lb" rule add t dst 2001:db8::80/128 proto tcp dport 80 lb web
 
 bad "lb, bad VIP" "lb service add: '2001:db8::zz': not an IPv6 address" \
@@ -1161,8 +1171,24 @@ bad "lb service verb" "lb service: unknown command 'set' (add, del, show, list)"
 bad "lb backend verb" "lb backend: unknown command 'show' (add, del, set)" \
 	lb backend show web
 bad "lb backend alone" "lb backend: missing command (add, del, set)" lb backend
-bad "lb flows verb" "lb flows: unknown command 'del' (show, flush)" \
+bad "lb flows verb" "lb flows: unknown command 'del' (show, flush, lookup)" \
 	lb flows del web
+bad "lb flows lookup, no name" "lb flows lookup: missing service name" \
+	lb flows lookup
+bad "lb flows lookup, no src" "lb flows lookup: missing 'src ADDR' (the client's IPv6 address)" \
+	lb flows lookup web sport 1
+bad "lb flows lookup, no sport" "lb flows lookup: missing 'sport N' (the client's port)" \
+	lb flows lookup web src 2001:db8::1
+bad "lb flows lookup, IPv4" "lb flows lookup: '10.0.0.1': a client address is an IPv6 address, not IPv4" \
+	lb flows lookup web src 10.0.0.1 sport 1
+bad "lb flows lookup, port" "lb flows lookup: bad port '65536' (expected 0..65535)" \
+	lb flows lookup web src 2001:db8::1 sport 65536
+bad "lb flows lookup, twice" "lb flows lookup: sport given twice" \
+	lb flows lookup web src 2001:db8::1 sport 1 sport 2
+bad "lb flows lookup, no value" "lb flows lookup: 'dport' needs a value" \
+	lb flows lookup web src 2001:db8::1 sport 1 dport
+bad "lb flows lookup, keyword" "lb flows lookup: unknown keyword 'proto'" \
+	lb flows lookup web src 2001:db8::1 sport 1 proto tcp
 bad "rule lb, name too long" "rule add: lb service name is longer than 31 bytes" \
 	rule add t lb abcdefghijklmnopqrstuvwxyz012345
 bad "rule lb, no name" "rule add: 'lb' needs a value" rule add t lb

@@ -296,7 +296,8 @@
  *	TM_A_LB_CHOICES (1..TM_LB_MAX_CHOICES, default
  *	TM_LB_CHOICES_DEFAULT),
  *	TM_A_LB_TABLE_SIZE (a prime, default TM_LB_TABLE_SIZE_DEFAULT),
- *	TM_A_LB_MAX_FLOWS, the timeouts (1..TM_LB_TIMEOUT_MAX) and
+ *	TM_A_LB_MAX_FLOWS, the timeouts (1..TM_LB_TIMEOUT_MAX),
+ *	TM_A_LB_AFFINITY (enum tm_lb_affinity, default none) and
  *	TM_A_LB_HMAC_KEY (see "HMAC" below).  EEXIST
  *	for a name or a SID in use, or a VIP another service serves on an
  *	overlapping port (0 overlaps every port); ENOSPC past
@@ -309,7 +310,8 @@
  *	The service, or every service: its configuration, TM_A_LB_BACKENDS,
  *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED,
  *	TM_A_LB_REFUSED, TM_A_LB_EVICTED, TM_A_LB_NS_FULL, TM_A_LB_HMAC_BAD
- *	and TM_A_LB_HMAC_NOKEY.
+ *	and TM_A_LB_HMAC_NOKEY.  Each backend comes with its figures since
+ *	it was added: TM_A_LB_BACKEND_ACTIVE, _LEARNED and _FORCED.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
  *	with TM_A_LB_BACKEND_WEIGHT (0..TM_LB_WEIGHT_MAX, default 1;
@@ -323,10 +325,16 @@
  *	Give backend TM_A_LB_BACKEND_SID of TM_A_LB_NAME the weight
  *	TM_A_LB_BACKEND_WEIGHT (required), in place (ENOENT if it is not
  *	there); 0 drains it.  Emits the command.
- * TM_CMD_LB_FLOW_GET (dump, admin)
- *	The flows of service TM_A_LB_NAME, or of every service: TM_A_LB_NAME,
- *	TM_A_LB_FLOW_CLIENT, _CPORT, _VPORT, _STATE, _SERVER (once known) and
- *	_IDLE (milliseconds since its last packet).
+ * TM_CMD_LB_FLOW_GET (do, dump, admin)
+ *	Dump: the flows of service TM_A_LB_NAME, or of every service:
+ *	TM_A_LB_NAME, TM_A_LB_FLOW_CLIENT, _CPORT, _VPORT, _STATE, _SERVER
+ *	(once known) and _IDLE (milliseconds since its last packet).
+ *	Do: where the connection TM_A_LB_FLOW_CLIENT (required), _CPORT
+ *	(required) to TM_A_LB_NAME's VIP and _VPORT (the service's port by
+ *	default; required for a service of any port) would go, without a
+ *	packet: TM_A_LB_FLOW_CANDIDATES in the order they are tried (empty
+ *	when no backend takes new flows), and the flow's _STATE, _SERVER and
+ *	_IDLE when the load balancer remembers it.
  * TM_CMD_LB_FLOW_FLUSH (do, admin)
  *	Forget the flows of TM_A_LB_NAME (as a restart of the load balancer
  *	would); their packets then hunt for the server that knows them.
@@ -571,6 +579,19 @@ enum tm_srlb_tag {
 					 */
 };
 
+/*
+ * What picks a connection's candidates (TM_A_LB_AFFINITY): its addresses
+ * and ports, or the client's address only, so that every connection of a
+ * client hunts through the same servers.
+ */
+enum tm_lb_affinity {
+	TM_LB_AFFINITY_NONE,	/* the connection: client, port, VIP, port */
+	TM_LB_AFFINITY_SRC,	/* the client's address */
+
+	__TM_LB_AFFINITY_MAX,
+	TM_LB_AFFINITY_MAX = __TM_LB_AFFINITY_MAX - 1
+};
+
 /* Where the load balancer is with a flow. */
 enum tm_lb_flow_state {
 	TM_LB_FLOW_HUNT,	/* SYN sent through the candidates */
@@ -787,6 +808,16 @@ enum tm_attr {
 	TM_A_LB_TABLES,		/* u32: tables the service built (one per
 				 * change, one per transaction's commit)
 				 */
+	TM_A_LB_BACKEND_ACTIVE,	/* u32: flows remembered whose server it is */
+	TM_A_LB_BACKEND_LEARNED,	/* u64: flows whose server it became */
+	TM_A_LB_BACKEND_FORCED,	/* u64: of those, taken as the last
+				 * candidate
+				 */
+	TM_A_LB_FLOW_CANDIDATES,	/* nest of TM_A_LB_BACKEND (its
+					 * _SID): a flow's candidates in the
+					 * order they are tried
+					 */
+	TM_A_LB_AFFINITY,	/* u8: enum tm_lb_affinity */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
