@@ -162,6 +162,23 @@ setup_srlb()
 	lb_topology "${opts[@]}" "$@"
 }
 
+# lb_web [OPTION...]: on lb, table lbt (ip6, prerouting) and service web
+# (VIP, LB_SID, tcp port PORT, choices 2 and the lb service add OPTIONs)
+# with servers 1 to 3 as backends, and rule 1 sending it PORT.
+# shellcheck disable=SC2120,SC2153 # the OPTIONs are optional; PORT the test's
+lb_web()
+{
+	local i
+
+	tm_lb table add lbt family ip6 hook prerouting &&
+		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
+			port "$PORT" choices 2 "$@" || return 1
+	for i in 1 2 3; do
+		tm_lb lb backend add web "$(sid_of "$i")" || return 1
+	done
+	tm_lb rule add lbt id 1 dst "$VIP/128" proto tcp dport "$PORT" lb web
+}
+
 # srlb_start: the test's setup, then the servers' listeners (PORTS),
 # started and listening; the test ends (ksft_fail) when either fails.
 srlb_start()

@@ -39,18 +39,8 @@ TMP=$(mktemp -d)
 
 setup()
 {
-	local i
-
-	setup_srlb 3 &&
-		tm_lb table add lbt family ip6 hook prerouting &&
-		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
-			port "$PORT" choices 2 idle-timeout 600 \
-			fin-timeout 600 || return 1
-	for i in 1 2 3; do
-		tm_lb lb backend add web "$(sid_of "$i")" || return 1
-	done
-	tm_lb rule add lbt id 1 dst "$VIP/128" proto tcp dport "$PORT" \
-		lb web && policies add never always always
+	setup_srlb 3 && lb_web idle-timeout 600 fin-timeout 600 &&
+		policies add never always always
 }
 
 # bkf I NAME: figure NAME ("flows", "learned", "forced") of backend I.

@@ -423,14 +423,14 @@ static bool tm_lb_text_numbers(const struct nlattr **tb, unsigned int line,
 }
 
 /*
- * The backends of a service: fn on each TM_A_LB_BACKEND of @nest, with
- * @figures (their state and counters wanted) passed on.
+ * The backends of a service or the candidates of a lookup: fn on each
+ * TM_A_LB_BACKEND of @nest, with @arg passed on.
  */
 static void tm_lb_each_backend(const struct nlattr **tb,
-			       const struct nlattr *nest, bool figures,
+			       const struct nlattr *nest, void *arg,
 			       void (*fn)(const struct nlattr **tb,
 					  const struct nlattr **bt,
-					  bool figures))
+					  void *arg))
 {
 	const struct nlattr *bt[TM_A_MAX + 1];
 	const struct nlattr *b;
@@ -443,7 +443,7 @@ static void tm_lb_each_backend(const struct nlattr **tb,
 		    tm_nl_parse_nested(b, bt) < 0 ||
 		    !bt[TM_A_LB_BACKEND_SID])
 			continue;
-		fn(tb, bt, figures);
+		fn(tb, bt, arg);
 	}
 }
 
@@ -474,8 +474,9 @@ static const char *tm_lb_backend_state(const struct nlattr **bt)
 							      "active";
 }
 
+/* A backend line; *@figures: with its state and counters. */
 static void tm_lb_backend_line(const struct nlattr **tb,
-			       const struct nlattr **bt, bool figures)
+			       const struct nlattr **bt, void *figures)
 {
 	char buf[INET6_ADDRSTRLEN];
 	unsigned int k;
@@ -485,7 +486,7 @@ static void tm_lb_backend_line(const struct nlattr **tb,
 	if (bt[TM_A_LB_BACKEND_WEIGHT])
 		printf(" weight %u",
 		       mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
-	if (figures) {
+	if (*(bool *)figures) {
 		printf(" state %s", tm_lb_backend_state(bt));
 		for (k = 0; k < ARRAY_SIZE(tm_lb_backend_figures); k++)
 			if (bt[tm_lb_backend_figures[k].attr])
@@ -496,8 +497,9 @@ static void tm_lb_backend_line(const struct nlattr **tb,
 	putchar('\n');
 }
 
+/* A backend object; *@figures: with its state and counters. */
 static void tm_lb_backend_object(const struct nlattr **tb,
-				 const struct nlattr **bt, bool figures)
+				 const struct nlattr **bt, void *figures)
 {
 	char buf[INET6_ADDRSTRLEN];
 	unsigned int k;
@@ -508,7 +510,7 @@ static void tm_lb_backend_object(const struct nlattr **tb,
 	if (bt[TM_A_LB_BACKEND_WEIGHT])
 		tm_out_u64("weight",
 			   mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
-	if (figures) {
+	if (*(bool *)figures) {
 		tm_out_str("state", tm_lb_backend_state(bt));
 		for (k = 0; k < ARRAY_SIZE(tm_lb_backend_figures); k++)
 			if (bt[tm_lb_backend_figures[k].attr])
@@ -551,7 +553,7 @@ static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 	putchar('\n');
 	if (tm_lb_text_numbers(tb, 2, "\t"))
 		putchar('\n');
-	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], counters,
+	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], &counters,
 			   tm_lb_backend_line);
 	if (!counters)
 		return;
@@ -596,7 +598,7 @@ static void tm_lb_fields(const struct nlattr **tb, bool counters,
 				   tm_lb_number(tb, k));
 	if (tb[TM_A_LB_BACKENDS] || backends) {
 		tm_out_begin_array("backends");
-		tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], counters,
+		tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], &counters,
 				   tm_lb_backend_object);
 		tm_out_end_array();
 	}
@@ -651,7 +653,7 @@ void tm_lb_backend_text(const struct nlattr **tb, const char *verb)
 
 /* "lb backend add NAME SID weight W" for a backend @bt of service @tb. */
 static void tm_lb_backend_save(const struct nlattr **tb,
-			       const struct nlattr **bt, bool figures)
+			       const struct nlattr **bt, void *arg)
 {
 	char buf[INET6_ADDRSTRLEN];
 
@@ -674,7 +676,7 @@ void tm_lb_service_save(const struct nlattr **tb)
 	}
 	tm_lb_service_text(tb, "add");
 	putchar('\n');
-	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], false,
+	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], NULL,
 			   tm_lb_backend_save);
 }
 
@@ -709,33 +711,31 @@ static int tm_lb_service_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* The candidates of a lookup, in order: an array, or SID,SID|-. */
-static void tm_lb_candidates(const struct nlattr *nest)
+/* A candidate of a lookup; *@none: none printed before it yet. */
+static void tm_lb_candidate(const struct nlattr **tb,
+			    const struct nlattr **bt, void *none)
 {
-	const struct nlattr *bt[TM_A_MAX + 1];
 	char buf[INET6_ADDRSTRLEN];
-	const struct nlattr *b;
+
+	tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf, sizeof(buf));
+	if (tmctl.json)
+		tm_out_str(NULL, buf);
+	else
+		printf("%s%s", *(bool *)none ? "" : ",", buf);
+	*(bool *)none = false;
+}
+
+/* The candidates of a lookup, in order: an array, or SID,SID|-. */
+static void tm_lb_candidates(const struct nlattr **tb)
+{
 	bool none = true;
 
 	if (tmctl.json)
 		tm_out_begin_array("candidates");
 	else
 		fputs(" candidates ", stdout);
-	if (nest) {
-		mnl_attr_for_each_nested(b, nest) {
-			if (mnl_attr_get_type(b) != TM_A_LB_BACKEND ||
-			    mnl_attr_validate(b, MNL_TYPE_NESTED) < 0 ||
-			    tm_nl_parse_nested(b, bt) < 0 ||
-			    !bt[TM_A_LB_BACKEND_SID])
-				continue;
-			tm_lb_addr(bt[TM_A_LB_BACKEND_SID], buf, sizeof(buf));
-			if (tmctl.json)
-				tm_out_str(NULL, buf);
-			else
-				printf("%s%s", none ? "" : ",", buf);
-			none = false;
-		}
-	}
+	tm_lb_each_backend(tb, tb[TM_A_LB_FLOW_CANDIDATES], &none,
+			   tm_lb_candidate);
 	if (tmctl.json)
 		tm_out_end_array();
 	else if (none)
@@ -772,7 +772,7 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 		tm_print_word(stdout, tm_lb_name(tb, data));
 		printf(" client %s cport %u vport %u", client, cport, vport);
 		if (tb[TM_A_LB_FLOW_CANDIDATES])
-			tm_lb_candidates(tb[TM_A_LB_FLOW_CANDIDATES]);
+			tm_lb_candidates(tb);
 		printf(" state %s server %s", state ?: "none",
 		       tb[TM_A_LB_FLOW_SERVER] ? server : "-");
 		if (tb[TM_A_LB_FLOW_IDLE])
@@ -788,7 +788,7 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 	tm_out_u64("cport", cport);
 	tm_out_u64("vport", vport);
 	if (tb[TM_A_LB_FLOW_CANDIDATES])
-		tm_lb_candidates(tb[TM_A_LB_FLOW_CANDIDATES]);
+		tm_lb_candidates(tb);
 	if (state)
 		tm_out_str("state", state);
 	else
