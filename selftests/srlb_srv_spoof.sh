@@ -245,7 +245,7 @@ test_memcg()
 		sleep 0.1
 	done
 	wait $!
-	log_info "$(cat "$TMP/sent") SYNs of 3000 connections (96 bytes each): memory.current $cur -> $(cat "$CG/memory.current"), at most $peak, max $max"
+	log_info "$(cat "$TMP/sent") SYNs of 3000 connections (192 bytes each): memory.current $cur -> $(cat "$CG/memory.current"), at most $peak, max $max"
 	[ "$peak" -gt $((cur + 8192)) ] 2>/dev/null
 	check_err $? "the connections were not charged to the SID's binder"
 	[ "$peak" -le "$max" ] 2>/dev/null

@@ -22,7 +22,13 @@
 #     and served (808c634: not remembered, "full").
 #  3. lb_max_flows 150 and a second service, flooded: the namespace holds
 #     at most 150 flows, the established ones stay.
-#  4. With memory cgroups: a service made from a cgroup with memory.max a
+#  4. The flow table grows (rhashtable): a service with room for twice
+#     SCALE_FLOWS flows (default 20000), flooded with that many SYNs,
+#     remembers one flow for each SYN that reached it, none refused or
+#     evicted; a dump lists each once; a flush forgets them all; dumps
+#     running while a flood adds flows and the service is deleted end
+#     cleanly (the runner fails on any kernel warning).
+#  5. With memory cgroups: a service made from a cgroup with memory.max a
 #     little above its use, flooded: its flows are charged there, and past
 #     memory.max they are not remembered ("ns-full").
 
@@ -199,6 +205,62 @@ test_netns_cap()
 	log_test "namespace cap lb_max_flows: at most 150 flows, established stay"
 }
 
+# The figures of flows not remembered or forgotten, as one line.
+refusals()
+{
+	echo "full $(lbc "$1" full) ns-full $(lbc "$1" ns-full)" \
+		"evicted $(lbc "$1" evicted) expired $(lbc "$1" expired)"
+}
+
+test_table_scale()
+{
+	local n=${SCALE_FLOWS:-20000} hunts flows shown pid i
+
+	tm_lb rule del lbt id 2 && tm_lb lb service del other &&
+		tm_lb lb service add big vip "$VIP" sid "$LB_SID2" tcp \
+			port "$PORT2" choices 2 max-flows $((2 * n)) \
+			syn-timeout 3600 fin-timeout 3600 &&
+		tm_lb lb backend add big "$(sid_of 1)" &&
+		tm_lb lb backend add big "$(sid_of 2)" &&
+		tm_lb rule add lbt id 2 dst "$VIP/128" proto tcp \
+			dport "$PORT2" lb big
+	check_err $? "service big"
+	flood "$PORT2" "$n"
+	check_err $? "python3 could not send the flood"
+	poll_until 30 -ge "$n" lbc big hunts >/dev/null
+	hunts=$(lbc big hunts)
+	flows=$(lbc big flows)
+	log_info "big: $n SYNs sent, $hunts hunted, $flows flows, $(refusals big)"
+	[ "$hunts" -ge $((n * 9 / 10)) ] 2>/dev/null
+	check_err $? "only $hunts of $n SYNs reached the load balancer"
+	expect_eq "big's flows, one per SYN hunted" "$flows" "$hunts"
+	expect_eq "big's refusals" "$(refusals big)" \
+		"full 0 ns-full 0 evicted 0 expired 0"
+	shown=$(tm_lb lb flows show big | awk '{ print $3, $5 }' | sort)
+	expect_eq "flows dumped" "$(wc -l <<<"$shown")" "$flows"
+	expect_eq "flows dumped twice" "$(uniq -d <<<"$shown" | wc -l)" 0
+	tm_lb lb flows flush big
+	check_err $? "lb flows flush big"
+	expect_eq "big's flows after a flush" "$(lbc big flows)" 0
+	expect_eq "flows dumped after a flush" \
+		"$(tm_lb lb flows show big | wc -l)" 0
+	# Dumps of a table that grows, and of a service that goes.
+	flood "$PORT2" 5000 &
+	pid=$!
+	for i in 1 2 3 4 5 6; do
+		tm_lb lb flows show >/dev/null 2>&1
+	done
+	wait "$pid"
+	tm_lb lb flows show >/dev/null 2>&1 &
+	pid=$!
+	tm_lb rule del lbt id 2 && tm_lb lb service del big
+	check_err $? "service big deleted with its flows"
+	wait "$pid"
+	expect_eq "flows left of big" \
+		"$(tm_lb lb flows show | grep -c "^big ")" 0
+	log_test "flow table: $n flows remembered and dumped once, flushed, dumped while growing"
+}
+
 test_memcg()
 {
 	local cur nsfull flows
@@ -224,7 +286,7 @@ test_memcg()
 	[ "$(cat "$CG/memory.current")" -gt $((cur + 8192)) ] 2>/dev/null
 	check_err $? "the flows were not charged to the service's creator"
 	[ "$flows" -lt 1000 ] 2>/dev/null
-	check_err $? "$flows flows of 128 bytes fit in 64 KiB above memory.current"
+	check_err $? "$flows flows of 192 bytes fit in 64 KiB above memory.current"
 	[ "$(lbc capped ns-full)" -gt "${nsfull:-0}" ] 2>/dev/null
 	check_err $? "no flow refused at memory.max (ns-full $(lbc capped ns-full))"
 	tm_lb rule del lbt id 3 && tm_lb lb service del capped
@@ -236,6 +298,7 @@ srlb_start
 test_established
 test_good_during_flood
 test_netns_cap
+test_table_scale
 test_memcg
 long_close 1 2 3
 

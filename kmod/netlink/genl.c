@@ -607,7 +607,9 @@ static const struct genl_ops tm_genl_ops[] = {
 	{
 		.cmd = TM_CMD_LB_FLOW_GET,
 		.doit = tm_nl_lb_flow_get,
+		.start = tm_nl_lb_flow_dump_start,
 		.dumpit = tm_nl_lb_flow_dump,
+		.done = tm_nl_lb_flow_dump_done,
 		.policy = tm_lb_flow_policy,
 		.maxattr = TM_A_MAX,
 		.flags = GENL_UNS_ADMIN_PERM,

@@ -116,7 +116,9 @@ int tm_nl_lb_backend_new(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_lb_backend_del(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_lb_backend_set(struct sk_buff *skb, struct genl_info *info);
 int tm_nl_lb_flow_get(struct sk_buff *skb, struct genl_info *info);
+int tm_nl_lb_flow_dump_start(struct netlink_callback *cb);
 int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int tm_nl_lb_flow_dump_done(struct netlink_callback *cb);
 int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info);
 void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
 		  const struct tm_lb_backend *b, u8 cmd, u64 generation);

@@ -8,6 +8,8 @@
  * include/uapi/linux/tuplemerge.h documents the commands.
  */
 #include <linux/jiffies.h>
+#include <linux/rhashtable.h>
+#include <linux/slab.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 #include <net/netlink.h>
@@ -462,10 +464,10 @@ static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
 			  TM_CMD_LB_FLOW_GET);
 	if (!hdr)
 		return -EMSGSIZE;
-	if (nla_put_string(skb, TM_A_LB_NAME, f->svc->name) ||
-	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, &f->client) ||
-	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(f->cport)) ||
-	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(f->vport)) ||
+	if (nla_put_string(skb, TM_A_LB_NAME, f->key.svc->name) ||
+	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, &f->key.client) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(f->key.cport)) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(f->key.vport)) ||
 	    tm_put_flow_state(skb, f))
 		goto nospace;
 	genlmsg_end(skb, hdr);
@@ -482,7 +484,7 @@ nospace:
  * Under the RCU read lock.
  */
 static int tm_put_flow_lookup(struct sk_buff *skb, struct tm_lb *lb,
-			      const struct tm_lb_svc *svc,
+			      struct tm_lb_svc *svc,
 			      const struct in6_addr *client, __be16 cport,
 			      __be16 vport)
 {
@@ -569,18 +571,49 @@ int tm_nl_lb_flow_get(struct sk_buff *skb, struct genl_info *info)
 }
 
 /*
- * Dump the flows (of the service TM_A_LB_NAME, if given), resuming at
- * bucket cb->args[0], entry cb->args[1].  Flows come and go with packets,
- * without a generation: a dump is a snapshot of each bucket in turn.
+ * The flow dump walks the namespace's flow table (rhashtable) with an
+ * iterator kept between the dump's calls; without a table (no service
+ * ever), it has nothing to walk.
+ */
+int tm_nl_lb_flow_dump_start(struct netlink_callback *cb)
+{
+	struct tm_lb *lb = &tm_net(sock_net(cb->skb->sk))->lb;
+	struct rhashtable_iter *iter;
+
+	iter = kmalloc(sizeof(*iter), GFP_KERNEL);
+	if (!iter)
+		return -ENOMEM;
+	/* Pairs with tm_lb_hook(); the table stays until the netns goes. */
+	if (smp_load_acquire(&lb->flows_ready))
+		rhashtable_walk_enter(&lb->flows, iter);
+	else
+		iter->ht = NULL;
+	cb->args[0] = (long)iter;
+	return 0;
+}
+
+int tm_nl_lb_flow_dump_done(struct netlink_callback *cb)
+{
+	struct rhashtable_iter *iter = (struct rhashtable_iter *)cb->args[0];
+
+	if (iter && iter->ht)
+		rhashtable_walk_exit(iter);
+	kfree(iter);
+	return 0;
+}
+
+/*
+ * Dump the flows (of the service TM_A_LB_NAME, if given).  Flows come and
+ * go with packets, and the table resizes, without a generation: a dump
+ * may miss a flow that comes or goes meanwhile, or show one twice.
  */
 int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct rhashtable_iter *iter = (struct rhashtable_iter *)cb->args[0];
 	struct tm_net *tn = tm_net(sock_net(skb->sk));
 	const struct tm_lb_svc *only = NULL;
 	const struct nlattr *name;
-	struct tm_lflows *flows;
 	struct tm_lflow *f;
-	unsigned long b, i;
 	int err = 0;
 
 	/* Validated by the op's policy; genl_dumpit_info() differs by kernel. */
@@ -595,27 +628,24 @@ int tm_nl_lb_flow_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			goto out;
 		}
 	}
-	flows = tn->lb.flows;
-	rcu_read_lock();
-	for (b = cb->args[0]; flows && b < TM_LFLOW_BUCKETS;
-	     b++, cb->args[1] = 0) {
-		i = 0;
-		hlist_for_each_entry_rcu(f, &flows->b[b], node) {
-			if (only && f->svc != only)
-				continue;
-			if (i++ < cb->args[1])
-				continue;
-			err = tm_fill_flow(skb, f, NETLINK_CB(cb->skb).portid,
-					   cb->nlh->nlmsg_seq);
-			if (err)
-				break;
-			cb->args[1] = i;
+	if (!iter->ht)
+		goto out;
+	rhashtable_walk_start(iter);
+	/* The flow that did not fit last time comes first. */
+	for (f = rhashtable_walk_peek(iter); f;
+	     f = rhashtable_walk_next(iter)) {
+		if (IS_ERR(f)) {
+			/* -EAGAIN: the table was resized; go on. */
+			continue;
 		}
+		if (only && f->key.svc != only)
+			continue;
+		err = tm_fill_flow(skb, f, NETLINK_CB(cb->skb).portid,
+				   cb->nlh->nlmsg_seq);
 		if (err)
 			break;
-		cb->args[0] = b + 1;
 	}
-	rcu_read_unlock();
+	rhashtable_walk_stop(iter);
 out:
 	mutex_unlock(&tn->lock);
 	if (err == -EMSGSIZE && skb->len)

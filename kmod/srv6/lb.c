@@ -22,8 +22,10 @@
  * active) go from table to table while it stays a backend; a flow learned
  * to it holds them until it is forgotten.
  *
- * Flows: one hash of TM_LFLOW_BUCKETS per namespace, read under RCU by the
- * packet path and changed under tm_lb.flock with BHs off.  Only a client's
+ * Flows: one resizable hash table (rhashtable) per namespace, keyed by
+ * service, client address and ports, read under RCU by the packet path and
+ * changed under tm_lb.flock with BHs off; each service also lists its own,
+ * so that deleting or flushing one visits no other.  Only a client's
  * packet creates one (a report never does, lb_fwd.c).  They are allocated
  * in softirq, charged to the memory cgroup of the service's creator.  A
  * service remembers at most max_flows, and the namespace lb_max_flows (a
@@ -42,7 +44,7 @@
  */
 #include <linux/jhash.h>
 #include <linux/netfilter_ipv6.h>
-#include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 
@@ -69,7 +71,7 @@ void tm_lb_init(struct tm_lb *lb)
 	for (i = 0; i < TM_SID_BUCKETS; i++)
 		INIT_HLIST_HEAD(&lb->sid_hash[i]);
 	lb->hooked = false;
-	lb->flows = NULL;
+	lb->flows_ready = false;
 	INIT_LIST_HEAD(&lb->halfopen);
 	lb->nflows = 0;
 	spin_lock_init(&lb->flock);
@@ -124,42 +126,34 @@ static u32 tm_lb_flow_hash(const struct tm_lb_svc *svc,
 	return jhash_1word((__force u32)cport << 16 | (__force u32)vport, h);
 }
 
-static u32 tm_lflow_bucket(const struct tm_lb *lb, const struct tm_lb_svc *svc,
-			   const struct in6_addr *client, __be16 cport,
-			   __be16 vport)
-{
-	u32 h = jhash2((const u32 *)client->s6_addr32, 4, lb->seed);
+/*
+ * The flow table hashes the key's bytes up to the ports (not the struct's
+ * tail padding) with the table's own random seed; it grows and shrinks
+ * with the flows, in a work of its own.
+ */
+static const struct rhashtable_params tm_lflow_params = {
+	.head_offset = offsetof(struct tm_lflow, node),
+	.key_offset = offsetof(struct tm_lflow, key),
+	.key_len = offsetofend(struct tm_lflow_key, vport),
+	.automatic_shrinking = true,
+};
 
-	h = jhash_2words((__force u32)cport << 16 | (__force u32)vport,
-			 (u32)(uintptr_t)svc, h);
-	return h & (TM_LFLOW_BUCKETS - 1);
-}
-
-static struct tm_lflow *tm_lflow_lookup(struct hlist_head *head,
-					const struct tm_lb_svc *svc,
-					const struct in6_addr *client,
-					__be16 cport, __be16 vport)
-{
-	struct tm_lflow *f;
-
-	hlist_for_each_entry_rcu(f, head, node, true /* or flock */)
-		if (f->cport == cport && f->vport == vport && f->svc == svc &&
-		    ipv6_addr_equal(&f->client, client))
-			return f;
-	return NULL;
-}
-
-struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
+/* The flow client:cport -> VIP:vport of @svc, under RCU; NULL: unknown. */
+struct tm_lflow *tm_lflow_find(struct tm_lb *lb, struct tm_lb_svc *svc,
 			       const struct in6_addr *client, __be16 cport,
 			       __be16 vport)
 {
-	struct tm_lflows *flows = READ_ONCE(lb->flows);
+	struct tm_lflow_key key = {
+		.svc = svc,
+		.client = *client,
+		.cport = cport,
+		.vport = vport,
+	};
 
-	if (!flows)
+	/* Pairs with tm_lb_hook(): the table is initialized. */
+	if (!smp_load_acquire(&lb->flows_ready))
 		return NULL;
-	return tm_lflow_lookup(&flows->b[tm_lflow_bucket(lb, svc, client,
-							 cport, vport)],
-			       svc, client, cport, vport);
+	return rhashtable_lookup(&lb->flows, &key, tm_lflow_params);
 }
 
 static void tm_lb_bk_put(struct tm_lb_bk *bk)
@@ -192,7 +186,9 @@ static void tm_lb_tab_free(struct tm_lb_tab *tab, bool published)
 static void tm_lflow_unlink(struct tm_lb *lb, struct tm_lflow *f)
 {
 	lockdep_assert_held(&lb->flock);
-	hlist_del_rcu(&f->node);
+	WARN_ON_ONCE(rhashtable_remove_fast(&lb->flows, &f->node,
+					    tm_lflow_params));
+	list_del(&f->svc_node);
 	if (f->halfopen) {
 		list_del(&f->svc_lru);
 		list_del(&f->ns_lru);
@@ -203,7 +199,7 @@ static void tm_lflow_unlink(struct tm_lb *lb, struct tm_lflow *f)
 		f->bk = NULL;
 	}
 	f->dead = 1;
-	atomic_dec(&f->svc->nflows);
+	atomic_dec(&f->key.svc->nflows);
 	lb->nflows--;
 	kfree_rcu(f, rcu);
 }
@@ -226,7 +222,7 @@ static bool tm_lflow_evict(struct tm_lb *lb, struct tm_lb_svc *svc, bool ns)
 					     svc_lru);
 	if (!f)
 		return false;
-	tm_lb_count(f->svc, TM_LBC_EVICTED);
+	tm_lb_count(f->key.svc, TM_LBC_EVICTED);
 	tm_lflow_unlink(lb, f);
 	return true;
 }
@@ -245,8 +241,6 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 {
 	u32 max = READ_ONCE(svc->max_flows);
 	struct tm_lflow *f, *old;
-	struct tm_lflows *flows;
-	struct hlist_head *head;
 
 	/* Unlocked: no allocation per packet of a flood that cannot fit. */
 	if ((u32)atomic_read(&svc->nflows) >= max &&
@@ -259,19 +253,17 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 		tm_lb_count(svc, TM_LBC_NS_FULL);
 		return NULL;
 	}
-	f->svc = svc;
-	f->client = *client;
-	f->cport = cport;
-	f->vport = vport;
+	f->key.svc = svc;
+	f->key.client = *client;
+	f->key.cport = cport;
+	f->key.vport = vport;
 	f->state = state;
 	f->tgen = tgen;
 	f->last = jiffies;
 	spin_lock_bh(&lb->flock);
-	flows = lb->flows;
-	if (!flows || svc->dead)
+	if (!lb->flows_ready || svc->dead)
 		goto unlock;
-	head = &flows->b[tm_lflow_bucket(lb, svc, client, cport, vport)];
-	old = tm_lflow_lookup(head, svc, client, cport, vport);
+	old = rhashtable_lookup_fast(&lb->flows, &f->key, tm_lflow_params);
 	if (old) {
 		spin_unlock_bh(&lb->flock);
 		kfree(f);
@@ -287,12 +279,17 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 		tm_lb_count(svc, TM_LBC_NS_FULL);
 		goto unlock;
 	}
+	/* Out of memory for a bigger table, or chains too long. */
+	if (rhashtable_insert_fast(&lb->flows, &f->node, tm_lflow_params)) {
+		tm_lb_count(svc, TM_LBC_NS_FULL);
+		goto unlock;
+	}
 	atomic_inc(&svc->nflows);
 	lb->nflows++;
+	list_add_tail(&f->svc_node, &svc->flows);
 	f->halfopen = 1;
 	list_add_tail(&f->svc_lru, &svc->halfopen);
 	list_add_tail(&f->ns_lru, &lb->halfopen);
-	hlist_add_head_rcu(&f->node, head);
 	spin_unlock_bh(&lb->flock);
 	return f;
 
@@ -401,7 +398,7 @@ bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		}
 		/* Readers that see STEER see the server. */
 		smp_store_release(&f->state, TM_LB_FLOW_STEER);
-		tm_lb_count(f->svc, TM_LBC_LEARNED);
+		tm_lb_count(f->key.svc, TM_LBC_LEARNED);
 	} else {
 		ok = ipv6_addr_equal(&f->server, server);
 	}
@@ -447,66 +444,85 @@ void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f)
 	spin_unlock_bh(&lb->flock);
 }
 
-/* Under tm_lb.flock. */
+/* Under tm_lb.flock, or (a first look) under RCU. */
 static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
 {
-	const struct tm_lb_svc *svc = f->svc;
+	const struct tm_lb_svc *svc = f->key.svc;
 	unsigned long idle = now - READ_ONCE(f->last);
 	u32 timeout;
 
 	if (READ_ONCE(f->state) == TM_LB_FLOW_CLOSING)
 		timeout = READ_ONCE(svc->fin);
-	else if (f->halfopen)
+	else if (READ_ONCE(f->halfopen))
 		timeout = READ_ONCE(svc->syn);
 	else
 		timeout = READ_ONCE(svc->idle);
 	return idle >= (unsigned long)timeout * HZ;
 }
 
-/* Forget the flows of @svc (NULL: every flow), or only the expired ones. */
-static void tm_lflow_sweep(struct tm_lb *lb, struct tm_lb_svc *svc,
-			   bool expired)
+/*
+ * Forget the flows @svc remembers now, in batches under flock, the CPU
+ * given up between them; flows its packets add meanwhile may stay (a
+ * deleted service adds none).
+ */
+void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc)
 {
-	struct tm_lflows *flows = lb->flows;
-	unsigned long now = jiffies;
-	struct hlist_node *tmp;
+	int left = atomic_read(&svc->nflows);
 	struct tm_lflow *f;
 	unsigned int i;
 
-	if (!flows)
-		return;
-	for (i = 0; i < TM_LFLOW_BUCKETS; i++) {
-		if (!(i & 4095))
-			cond_resched();
-		if (hlist_empty(&flows->b[i]))
-			continue;
-		/* One bucket at a time: packets wait a bucket, not a sweep. */
+	while (left > 0) {
 		spin_lock_bh(&lb->flock);
-		hlist_for_each_entry_safe(f, tmp, &flows->b[i], node) {
-			if (svc && f->svc != svc)
-				continue;
-			if (expired) {
-				if (!tm_lflow_expired(f, now))
-					continue;
-				tm_lb_count(f->svc, TM_LBC_EXPIRED);
+		for (i = 0; i < 256 && left > 0; i++, left--) {
+			f = list_first_entry_or_null(&svc->flows,
+						     struct tm_lflow, svc_node);
+			if (!f) {
+				left = 0;
+				break;
 			}
 			tm_lflow_unlink(lb, f);
 		}
 		spin_unlock_bh(&lb->flock);
+		cond_resched();
 	}
 }
 
-void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc)
-{
-	tm_lflow_sweep(lb, svc, false);
-}
-
+/*
+ * Age the flows once a second: one walk of the table under RCU, a flow
+ * checked again under flock before it goes, the CPU given up every 1024
+ * flows.  A resize during the walk may show a flow twice or hide it until
+ * the next walk.
+ */
 static void tm_lflow_gc(struct work_struct *work)
 {
 	struct tm_lb *lb = container_of(to_delayed_work(work), struct tm_lb,
 					gc);
+	unsigned long now = jiffies;
+	struct rhashtable_iter iter;
+	struct tm_lflow *f;
+	unsigned int n = 0;
 
-	tm_lflow_sweep(lb, NULL, true);
+	rhashtable_walk_enter(&lb->flows, &iter);
+	rhashtable_walk_start(&iter);
+	while ((f = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(f))
+			continue;
+		if (tm_lflow_expired(f, now)) {
+			spin_lock_bh(&lb->flock);
+			if (!f->dead && tm_lflow_expired(f, now)) {
+				tm_lb_count(f->key.svc, TM_LBC_EXPIRED);
+				tm_lflow_unlink(lb, f);
+			}
+			spin_unlock_bh(&lb->flock);
+		}
+		if (!(++n % 1024)) {
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+		}
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
 	schedule_delayed_work(&lb->gc, HZ);
 }
 
@@ -514,17 +530,15 @@ static void tm_lflow_gc(struct work_struct *work)
 static int tm_lb_hook(struct net *net, struct tm_lb *lb,
 		      struct netlink_ext_ack *extack)
 {
-	struct tm_lflows *flows;
-	unsigned int i;
 	int err;
 
-	flows = kvmalloc(sizeof(*flows), GFP_KERNEL_ACCOUNT);
-	if (!flows)
-		return -ENOMEM;
-	for (i = 0; i < TM_LFLOW_BUCKETS; i++)
-		INIT_HLIST_HEAD(&flows->b[i]);
-	lb->seed = get_random_u32();
-	WRITE_ONCE(lb->flows, flows);
+	if (!lb->flows_ready) {
+		err = rhashtable_init(&lb->flows, &tm_lflow_params);
+		if (err)
+			return err;
+		/* Pairs with tm_lflow_find(). */
+		smp_store_release(&lb->flows_ready, true);
+	}
 	lb->ops = (struct nf_hook_ops){
 		.hook = tm_lb_report_hook,
 		.pf = NFPROTO_IPV6,
@@ -538,8 +552,6 @@ static int tm_lb_hook(struct net *net, struct tm_lb *lb,
 	err = nf_register_net_hook(net, &lb->ops);
 	if (err) {
 		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 prerouting hook");
-		WRITE_ONCE(lb->flows, NULL);
-		kvfree(flows);
 		return err;
 	}
 	INIT_DELAYED_WORK(&lb->gc, tm_lflow_gc);
@@ -549,21 +561,17 @@ static int tm_lb_hook(struct net *net, struct tm_lb *lb,
 }
 
 /*
- * The last service is gone: every flow was forgotten.  Packets still in
- * the hook may read the table: it is freed after a grace period, without
- * waiting for one here.
+ * The last service is gone, and each one forgot its flows.  The empty
+ * table stays, for packets still in the hook and for the next service,
+ * until the namespace goes (tm_lb_flush()).
  */
 static void tm_lb_unhook(struct net *net, struct tm_lb *lb)
 {
-	struct tm_lflows *flows = lb->flows;
-
 	if (!lb->hooked)
 		return;
 	nf_unregister_net_hook(net, &lb->ops);
 	cancel_delayed_work_sync(&lb->gc);
-	tm_lflow_sweep(lb, NULL, false);
-	WRITE_ONCE(lb->flows, NULL);
-	kvfree_rcu(flows, rcu);
+	WARN_ON_ONCE(lb->nflows);
 	lb->hooked = false;
 }
 
@@ -823,6 +831,7 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	svc->syn = cfg->syn;
 	svc->hmac = cfg->hmac;
 	atomic_set(&svc->nflows, 0);
+	INIT_LIST_HEAD(&svc->flows);
 	INIT_LIST_HEAD(&svc->halfopen);
 	svc->memcg = tm_memcg_owner();
 	/* A transaction's service hooks too: its commit must not fail. */
@@ -881,8 +890,7 @@ static void tm_lb_svcs_gone(struct net *net, struct tm_lb *lb,
 	struct tm_lb_svc *svc, *tmp;
 
 	list_for_each_entry(svc, gone, txn_node)
-		if (lb->nsvcs || lb->npending)
-			tm_lflow_sweep(lb, svc, false);
+		tm_lflow_flush(lb, svc);
 	tm_lb_idle(net, lb);
 	list_for_each_entry_safe(svc, tmp, gone, txn_node) {
 		list_del(&svc->txn_node);
@@ -916,10 +924,8 @@ int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
 		tm_lb_svc_txn_detach(svc);
 		list_del(&svc->list);
 		tm_lb_svc_unlink(tn, svc);
-		if (tn->lb.nsvcs || tn->lb.npending)
-			tm_lflow_sweep(&tn->lb, svc, false);
-		else
-			tm_lb_unhook(net, &tn->lb);
+		tm_lflow_flush(&tn->lb, svc);
+		tm_lb_idle(net, &tn->lb);
 		return 0;
 	}
 	if (svc->txn_op == TM_TXN_NEW) {
@@ -975,8 +981,10 @@ int tm_lb_svcs_del_all(struct net *net, struct tm_net *tn,
 }
 
 /*
- * Namespace exit or module unload: the tables are gone already.  One
- * sweep and no grace period waited for, however many services.
+ * Namespace exit or module unload: the tables are gone already.  Each
+ * service forgets its flows; one grace period, however many services,
+ * before the flow table goes: a packet that came through a rule may still
+ * look a flow up.
  */
 void tm_lb_flush(struct net *net, struct tm_net *tn)
 {
@@ -984,9 +992,16 @@ void tm_lb_flush(struct net *net, struct tm_net *tn)
 	LIST_HEAD(gone);
 
 	list_splice_init(&tn->lb.svcs, &gone);
-	list_for_each_entry(svc, &gone, list)
+	list_for_each_entry(svc, &gone, list) {
 		tm_lb_svc_unlink(tn, svc);
+		tm_lflow_flush(&tn->lb, svc);
+	}
 	tm_lb_unhook(net, &tn->lb);
+	if (tn->lb.flows_ready) {
+		synchronize_rcu();
+		rhashtable_destroy(&tn->lb.flows);
+		tn->lb.flows_ready = false;
+	}
 	list_for_each_entry_safe(svc, tmp, &gone, list) {
 		list_del(&svc->list);
 		tm_lb_svc_put(svc);

@@ -17,9 +17,11 @@
  * administers) once the key is on, and gets -EPERM with an extack before.
  *
  * SIDs: a small hash under RCU, changed under tm_net.lock.  Connections: a
- * hash of TM_SFLOW_BUCKETS, read under RCU by the hook, changed under
- * tm_sids.flock with BHs off (the hook adds them in softirq context),
- * charged to the memory cgroup of whoever bound the first SID.  A
+ * resizable hash table (rhashtable) keyed by client, VIP and ports, read
+ * under RCU by the hook, changed under tm_sids.flock with BHs off (the
+ * hook adds them in softirq context), each also on its SID's list so that
+ * unbinding one visits no other, charged to the memory cgroup of whoever
+ * bound the first SID.  A
  * connection counts towards its SID's conns while its TCP socket says it
  * is open (tm_sflow_age(): a FIN or RST anyone can send proves nothing),
  * or the server sent no FIN, and for TM_SFLOW_SYN_TIMEOUT while its
@@ -29,9 +31,8 @@
  * TM_SFLOW_IDLE_TIMEOUT without a packet when its socket is gone.  A
  * delayed work ages them once a second while the hook is on.
  */
-#include <linux/jhash.h>
 #include <linux/netfilter_ipv6.h>
-#include <linux/random.h>
+#include <linux/rhashtable.h>
 #include <linux/slab.h>
 #include <net/ipv6.h>
 #include <net/inet6_hashtables.h>
@@ -59,7 +60,7 @@ void tm_sids_init(struct tm_sids *s)
 		INIT_HLIST_HEAD(&s->hash[i]);
 	s->n = 0;
 	s->hooked = false;
-	s->flows = NULL;
+	s->flows_ready = false;
 	s->nflows = 0;
 	spin_lock_init(&s->flock);
 }
@@ -108,33 +109,30 @@ void tm_sid_read(const struct tm_sid *sid, u64 *c)
 	}
 }
 
-static u32 tm_sflow_hash(const struct tm_sids *s, const struct in6_addr *client,
-			 const struct in6_addr *vip, __be16 cport,
-			 __be16 vport)
-{
-	u32 h = jhash2((const u32 *)client->s6_addr32, 4, s->seed);
+/* Hashed with the table's own random seed; it grows and shrinks. */
+static const struct rhashtable_params tm_sflow_params = {
+	.head_offset = offsetof(struct tm_sflow, node),
+	.key_offset = offsetof(struct tm_sflow, key),
+	.key_len = offsetofend(struct tm_sflow_key, vport),
+	.automatic_shrinking = true,
+};
 
-	h = jhash2((const u32 *)vip->s6_addr32, 4, h);
-	return jhash_1word((__force u32)cport << 16 | (__force u32)vport, h) %
-	       TM_SFLOW_BUCKETS;
-}
-
+/* The connection client:cport -> vip:vport, under RCU; NULL: unknown. */
 struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
 			       const struct in6_addr *vip, __be16 cport,
 			       __be16 vport)
 {
-	struct hlist_head *flows = rcu_dereference(s->flows);
-	struct tm_sflow *f;
+	struct tm_sflow_key key = {
+		.client = *client,
+		.vip = *vip,
+		.cport = cport,
+		.vport = vport,
+	};
 
-	if (!flows)
+	/* Pairs with tm_sids_hook(): the table is initialized. */
+	if (!smp_load_acquire(&s->flows_ready))
 		return NULL;
-	hlist_for_each_entry_rcu(f, &flows[tm_sflow_hash(s, client, vip, cport,
-							 vport)], node)
-		if (f->cport == cport && f->vport == vport &&
-		    ipv6_addr_equal(&f->client, client) &&
-		    ipv6_addr_equal(&f->vip, vip))
-			return f;
-	return NULL;
+	return rhashtable_lookup(&s->flows, &key, tm_sflow_params);
 }
 
 /*
@@ -148,17 +146,16 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 			      __be16 vport, u16 tag, const struct in6_addr *lb,
 			      int dif)
 {
-	struct hlist_head *flows;
-	struct tm_sflow *f;
+	struct tm_sflow *f, *old;
 
 	/* Charged to whoever bound the namespace's first SID. */
 	f = tm_zalloc_charged(sizeof(*f), s->memcg);
 	if (!f)
 		return NULL;
-	f->client = *client;
-	f->vip = *vip;
-	f->cport = cport;
-	f->vport = vport;
+	f->key.client = *client;
+	f->key.vip = *vip;
+	f->key.cport = cport;
+	f->key.vport = vport;
 	f->sid = sid;
 	f->dif = dif;
 	f->last = jiffies;
@@ -169,23 +166,31 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 		__set_bit(TM_SFLOW_REPORT, &f->flags);
 	}
 	spin_lock_bh(&s->flock);
-	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
 	/*
 	 * The hook may have found @sid just before it was unbound: once
-	 * tm_sid_del() marked it dead (under this lock, before it swept),
+	 * tm_sid_del() marked it dead (under this lock, before it flushed),
 	 * nothing may point to it any more.
 	 */
-	if (!flows || sid->dead || s->nflows >= TM_SID_MAX_FLOWS) {
+	if (!s->flows_ready || sid->dead || s->nflows >= TM_SID_MAX_FLOWS)
+		goto out;
+	/* Another CPU's copy of the SYN may have been first. */
+	old = rhashtable_lookup_get_insert_fast(&s->flows, &f->node,
+						tm_sflow_params);
+	if (old) {
 		spin_unlock_bh(&s->flock);
 		kfree(f);
-		return NULL;
+		return IS_ERR(old) ? NULL : old;
 	}
-	hlist_add_head_rcu(&f->node,
-			   &flows[tm_sflow_hash(s, client, vip, cport, vport)]);
+	list_add_tail(&f->sid_node, &sid->flows);
 	s->nflows++;
 	atomic_inc(&sid->conns);
 	spin_unlock_bh(&s->flock);
 	return f;
+
+out:
+	spin_unlock_bh(&s->flock);
+	kfree(f);
+	return NULL;
 }
 
 /*
@@ -241,8 +246,8 @@ void tm_sflow_close(struct tm_sflow *f)
 static struct sock *tm_sflow_sock(struct net *net, const struct tm_sflow *f)
 {
 	return __inet6_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
-					  &f->client, f->cport, &f->vip,
-					  ntohs(f->vport), f->dif, 0);
+					  &f->key.client, f->key.cport, &f->key.vip,
+					  ntohs(f->key.vport), f->dif, 0);
 }
 
 /*
@@ -322,8 +327,12 @@ void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 /* Forget @f; the caller holds flock. */
 static void tm_sflow_unlink(struct tm_sids *s, struct tm_sflow *f)
 {
+	lockdep_assert_held(&s->flock);
 	tm_sflow_close(f);
-	hlist_del_rcu(&f->node);
+	set_bit(TM_SFLOW_GONE, &f->flags);
+	WARN_ON_ONCE(rhashtable_remove_fast(&s->flows, &f->node,
+					    tm_sflow_params));
+	list_del(&f->sid_node);
 	s->nflows--;
 	kfree_rcu(f, rcu);
 }
@@ -359,7 +368,7 @@ static enum tm_sk_state tm_sflow_sk_state(struct net *net,
 }
 
 /*
- * Age @f (in bucket order, under flock); true when it is to be forgotten.
+ * Age @f (under flock); true when it is to be forgotten.
  * The count follows the TCP socket, not the packets that claim to end
  * the connection:
  *   - half open (no established socket seen yet): no longer counted
@@ -419,56 +428,61 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 }
 
 /*
- * Forget the connections in bucket @b that @sid (NULL: any) accepted, only
- * the expired ones when @expired; the caller holds flock.
+ * Forget the connections @sid accepted, in batches under flock, the CPU
+ * given up between them (up to TM_SID_MAX_FLOWS); @sid is dead: it gets
+ * no new one.
  */
-static void tm_sflow_sweep_bucket(struct tm_sids *s, struct hlist_head *b,
-				  struct tm_sid *sid, bool expired)
+static void tm_sflow_flush(struct tm_sids *s, struct tm_sid *sid)
 {
-	unsigned long now = jiffies;
-	struct hlist_node *tmp;
 	struct tm_sflow *f;
+	unsigned int i;
 
-	hlist_for_each_entry_safe(f, tmp, b, node) {
-		if (sid && f->sid != sid)
-			continue;
-		if (expired && !tm_sflow_age(s, f, now))
-			continue;
-		tm_sflow_unlink(s, f);
-	}
+	do {
+		spin_lock_bh(&s->flock);
+		for (i = 0; i < 256; i++) {
+			f = list_first_entry_or_null(&sid->flows,
+						     struct tm_sflow, sid_node);
+			if (!f)
+				break;
+			tm_sflow_unlink(s, f);
+		}
+		spin_unlock_bh(&s->flock);
+		cond_resched();
+	} while (f);
 }
 
 /*
- * Forget the connections of @sid (NULL: all, and those expired only), in
- * process context: one bucket at a time under flock, the CPU given up
- * between buckets, so that a full table stalls neither the packet path
- * nor the CPU.
+ * Age the connections once a second: one walk of the table under RCU,
+ * each connection aged under flock, the CPU given up every 1024.  A
+ * resize during the walk may show one twice or hide it until the next.
  */
-static void tm_sflow_sweep(struct tm_sids *s, struct tm_sid *sid, bool expired)
-{
-	struct hlist_head *flows;
-	unsigned int i;
-
-	for (i = 0; i < TM_SFLOW_BUCKETS; i++) {
-		spin_lock_bh(&s->flock);
-		flows = rcu_dereference_protected(s->flows,
-						  lockdep_is_held(&s->flock));
-		if (flows)
-			tm_sflow_sweep_bucket(s, &flows[i], sid, expired);
-		spin_unlock_bh(&s->flock);
-		if (!flows)
-			return;
-		if (!(i % 64))
-			cond_resched();
-	}
-}
-
 static void tm_sflow_gc(struct work_struct *work)
 {
 	struct tm_sids *s = container_of(to_delayed_work(work), struct tm_sids,
 					 gc);
+	unsigned long now = jiffies;
+	struct rhashtable_iter iter;
+	struct tm_sflow *f;
+	unsigned int n = 0;
 
-	tm_sflow_sweep(s, NULL, true);
+	rhashtable_walk_enter(&s->flows, &iter);
+	rhashtable_walk_start(&iter);
+	while ((f = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(f))
+			continue;
+		spin_lock_bh(&s->flock);
+		if (!test_bit(TM_SFLOW_GONE, &f->flags) &&
+		    tm_sflow_age(s, f, now))
+			tm_sflow_unlink(s, f);
+		spin_unlock_bh(&s->flock);
+		if (!(++n % 1024)) {
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+		}
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
 	schedule_delayed_work(&s->gc, HZ);
 }
 
@@ -476,20 +490,17 @@ static void tm_sflow_gc(struct work_struct *work)
 static int tm_sids_hook(struct net *net, struct tm_sids *s,
 			struct netlink_ext_ack *extack)
 {
-	struct hlist_head *flows;
-	unsigned int i;
 	int err;
 
-	flows = kvmalloc_array(TM_SFLOW_BUCKETS, sizeof(*flows),
-			       GFP_KERNEL_ACCOUNT);
-	if (!flows)
-		return -ENOMEM;
-	for (i = 0; i < TM_SFLOW_BUCKETS; i++)
-		INIT_HLIST_HEAD(&flows[i]);
-	s->seed = get_random_u32();
+	if (!s->flows_ready) {
+		err = rhashtable_init(&s->flows, &tm_sflow_params);
+		if (err)
+			return err;
+		/* Pairs with tm_sflow_find(). */
+		smp_store_release(&s->flows_ready, true);
+	}
 	s->net = net;
 	s->memcg = tm_memcg_owner();
-	rcu_assign_pointer(s->flows, flows);
 	s->ops[0] = (struct nf_hook_ops){
 		.hook = tm_accept_hook,
 		.pf = NFPROTO_IPV6,
@@ -507,8 +518,6 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 	err = nf_register_net_hooks(net, s->ops, ARRAY_SIZE(s->ops));
 	if (err) {
 		NL_SET_ERR_MSG(extack, "Cannot register the IPv6 hooks");
-		RCU_INIT_POINTER(s->flows, NULL);
-		kvfree(flows);
 		tm_memcg_put(s->memcg);
 		s->memcg = NULL;
 		return err;
@@ -522,34 +531,19 @@ static int tm_sids_hook(struct net *net, struct tm_sids *s,
 }
 
 /*
- * The last SID went: no hook, no connections.  The hooks may still run
- * for a grace period after nf_unregister_net_hooks(), so the table is
- * detached first, under flock: tm_sflow_add() then finds no table and
- * adds nothing, and the flows in the detached table are all there is to
- * free, one bucket at a time (up to TM_SID_MAX_FLOWS of them).
+ * The last SID went, and each one forgot its connections (dead, it gets
+ * no new one).  The hooks may still run for a grace period after
+ * nf_unregister_net_hooks() and allocate with s->memcg: it is let go
+ * after one.  The empty table stays until the namespace goes.
  */
 static void tm_sids_unhook(struct net *net, struct tm_sids *s)
 {
-	struct hlist_head *flows;
-	unsigned int i;
-
 	if (!s->hooked)
 		return;
 	nf_unregister_net_hooks(net, s->ops, ARRAY_SIZE(s->ops));
 	cancel_delayed_work_sync(&s->gc);
-	spin_lock_bh(&s->flock);
-	flows = rcu_dereference_protected(s->flows, lockdep_is_held(&s->flock));
-	RCU_INIT_POINTER(s->flows, NULL);
-	spin_unlock_bh(&s->flock);
-	for (i = 0; i < TM_SFLOW_BUCKETS; i++) {
-		spin_lock_bh(&s->flock);
-		tm_sflow_sweep_bucket(s, &flows[i], NULL, false);
-		spin_unlock_bh(&s->flock);
-		cond_resched();
-	}
 	WARN_ON_ONCE(s->nflows);
 	synchronize_rcu();
-	kvfree(flows);
 	tm_memcg_put(s->memcg);
 	s->memcg = NULL;
 	s->hooked = false;
@@ -738,6 +732,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	sid->threshold = cfg->threshold;
 	sid->hmac = cfg->hmac;
 	atomic_set(&sid->conns, 0);
+	INIT_LIST_HEAD(&sid->flows);
 	/* A transaction's SID hooks too: its commit must not fail. */
 	if (!s->hooked) {
 		err = tm_sids_hook(net, s, extack);
@@ -765,7 +760,7 @@ static void tm_sid_unlink(struct tm_sids *s, struct tm_sid *sid)
 	/*
 	 * A SYN that found @sid before hlist_del_rcu() may still be on its
 	 * way to tm_sflow_add(): dead, under flock, it adds nothing once
-	 * the sweep of tm_sid_free() has begun, so no connection outlives
+	 * tm_sflow_flush() has begun, so no connection outlives
 	 * @sid.
 	 */
 	spin_lock_bh(&s->flock);
@@ -791,8 +786,7 @@ static void tm_sids_gone(struct net *net, struct tm_sids *s,
 	struct tm_sid *sid, *tmp;
 
 	list_for_each_entry(sid, gone, txn_node)
-		if (s->n || s->npending)
-			tm_sflow_sweep(s, sid, false);
+		tm_sflow_flush(s, sid);
 	tm_sids_idle(net, s);
 	list_for_each_entry_safe(sid, tmp, gone, txn_node) {
 		list_del(&sid->txn_node);
@@ -962,4 +956,9 @@ void tm_sids_flush(struct net *net, struct tm_net *tn)
 	for (i = 0; i < TM_SID_BUCKETS; i++)
 		hlist_for_each_entry_safe(sid, tmp, &s->hash[i], node)
 			tm_sid_del(net, tn, sid, NULL, NULL);
+	/* Unhooked after a grace period: no packet reads the table. */
+	if (s->flows_ready) {
+		rhashtable_destroy(&s->flows);
+		s->flows_ready = false;
+	}
 }

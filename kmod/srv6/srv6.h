@@ -27,6 +27,7 @@
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
+#include <linux/rhashtable-types.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
@@ -74,6 +75,7 @@ struct tm_sid_stats {
  * @stats: per-CPU counters
  * @dead: unbound; no connection may be added (set and read under
  *	tm_sids.flock)
+ * @flows: the connections it accepted (tm_sids.flock)
  * @txn: the open transaction that creates, changes or deletes the SID at
  *	its commit (@txn_op), or NULL; one at a time
  * @txn_node: in @txn's list of SIDs
@@ -94,6 +96,7 @@ struct tm_sid {
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
 	bool dead;
+	struct list_head flows;
 	struct tm_txn *txn;
 	struct list_head txn_node;
 	u8 txn_op;
@@ -104,13 +107,23 @@ struct tm_sid {
 };
 
 /**
- * struct tm_sflow - a connection this server accepted (sid.c)
- * @node: in tm_sids.flows (RCU; writers hold tm_sids.flock)
- * @rcu: deferred free
+ * struct tm_sflow_key - what a server's connection table finds one by
  * @client: the client's address
  * @vip: the address the client connected to
  * @cport: the client's port
  * @vport: the port the client connected to
+ */
+struct tm_sflow_key {
+	struct in6_addr client, vip;
+	__be16 cport, vport;
+};
+
+/**
+ * struct tm_sflow - a connection this server accepted (sid.c)
+ * @node: in tm_sids.flows (RCU; writers hold tm_sids.flock)
+ * @rcu: deferred free
+ * @key: its addresses and ports
+ * @sid_node: in @sid's flows (tm_sids.flock)
  * @sid: the SID that accepted it
  * @dif: the device its SYN came in by (for the socket lookup)
  * @born: jiffies of its SYN
@@ -120,16 +133,16 @@ struct tm_sid {
  *	older than TM_SFLOW_SYN_TIMEOUT), TM_SFLOW_REPORT while the replies
  *	go through @lb, TM_SFLOW_EST once its socket was seen established,
  *	TM_SFLOW_CHECK while a client's FIN or RST waits for the aging to
- *	ask the socket
+ *	ask the socket, TM_SFLOW_GONE once unlinked (under tm_sids.flock)
  * @lock: guards @lb, and the changes of CLOSING and UNCOUNTED
  * @lb: the load balancer's SID the replies report to (reply.c): set by
  *	the SYN, changed only by a RECOVER the connection's socket accepts
  */
 struct tm_sflow {
-	struct hlist_node node;
+	struct rhash_head node;
 	struct rcu_head rcu;
-	struct in6_addr client, vip;
-	__be16 cport, vport;
+	struct tm_sflow_key key;
+	struct list_head sid_node;
 	struct tm_sid *sid;
 	int dif;
 	unsigned long born, last;
@@ -143,9 +156,9 @@ struct tm_sflow {
 #define TM_SFLOW_EST		2	/* its socket was seen established */
 #define TM_SFLOW_CHECK		3	/* a client FIN or RST went by */
 #define TM_SFLOW_UNCOUNTED	4	/* not in its SID's conns */
+#define TM_SFLOW_GONE		5	/* unlinked */
 
 #define TM_SID_BUCKETS		64
-#define TM_SFLOW_BUCKETS	4096
 
 /* The server side of SRv6 load balancing in a namespace (sid.c). */
 struct tm_sids {
@@ -154,10 +167,10 @@ struct tm_sids {
 	u32 npending;			/* open transactions create these */
 	bool hooked;
 	struct nf_hook_ops ops[2];	/* accept.c, reply.c */
-	spinlock_t flock;		/* the flows */
-	struct hlist_head __rcu *flows;	/* TM_SFLOW_BUCKETS, with the hook */
+	spinlock_t flock;		/* writers of the flows */
+	struct rhashtable flows;	/* from the first hook to netns exit */
+	bool flows_ready;		/* @flows initialized */
 	u32 nflows;
-	u32 seed;
 	struct delayed_work gc;
 	struct net *net;		/* the namespace, for the aging */
 	struct mem_cgroup *memcg;	/* charged for the flows */
@@ -268,6 +281,7 @@ struct tm_lb_tab {
  * @nbackends: entries of @backends
  * @tab: the published table, NULL without backends
  * @nflows: flows it remembers now (changed under tm_lb.flock)
+ * @flows: the flows it remembers, oldest first (tm_lb.flock)
  * @halfopen: its flows with no server yet, oldest first (tm_lb.flock)
  * @dead: unlinked: no new flow (tm_lb.flock)
  * @tab_gen: tables built so far (writers)
@@ -304,6 +318,7 @@ struct tm_lb_svc {
 	u32 nbackends;
 	struct tm_lb_tab __rcu *tab;
 	atomic_t nflows;
+	struct list_head flows;
 	struct list_head halfopen;
 	bool dead;
 	u32 tab_gen;
@@ -319,13 +334,24 @@ struct tm_lb_svc {
 };
 
 /**
- * struct tm_lflow - a connection the load balancer knows (lb.c)
- * @node: in tm_lb.flows (RCU; writers hold tm_lb.flock)
- * @rcu: deferred free
+ * struct tm_lflow_key - what the load balancer's flow table finds a flow by
+ * (hashed up to @vport, not the padding after it)
  * @svc: its service
  * @client: the client's address (the VIP is the service's)
  * @cport: the client's port
  * @vport: the port the client connected to
+ */
+struct tm_lflow_key {
+	struct tm_lb_svc *svc;
+	struct in6_addr client;
+	__be16 cport, vport;
+};
+
+/**
+ * struct tm_lflow - a connection the load balancer knows (lb.c)
+ * @node: in tm_lb.flows (RCU; writers hold tm_lb.flock)
+ * @rcu: deferred free
+ * @key: its service, addresses and ports
  * @state: enum tm_lb_flow_state
  * @dead: unlinked (under tm_lb.flock): a report found it too late
  * @halfopen: on @svc_lru and @ns_lru (under tm_lb.flock): no server yet,
@@ -338,14 +364,13 @@ struct tm_lb_svc {
  * @svc_lru: while @halfopen, in tm_lb_svc.halfopen, oldest first: the
  *	first evicted (tm_lb.flock)
  * @ns_lru: while @halfopen, in tm_lb.halfopen, likewise
+ * @svc_node: in its service's flows (tm_lb.flock)
  * @last: jiffies of its last packet
  */
 struct tm_lflow {
-	struct hlist_node node;
+	struct rhash_head node;
 	struct rcu_head rcu;
-	struct tm_lb_svc *svc;
-	struct in6_addr client;
-	__be16 cport, vport;
+	struct tm_lflow_key key;
 	u8 state;
 	u8 dead;
 	u8 halfopen;
@@ -353,15 +378,8 @@ struct tm_lflow {
 	struct in6_addr server;
 	struct tm_lb_bk *bk;
 	struct list_head svc_lru, ns_lru;
+	struct list_head svc_node;
 	unsigned long last;
-};
-
-#define TM_LFLOW_BUCKETS	BIT(16)
-
-/* The flow table: freed by RCU, after the hook that reads it is gone. */
-struct tm_lflows {
-	struct rcu_head rcu;
-	struct hlist_head b[TM_LFLOW_BUCKETS];
 };
 
 /* The load-balancer side of SRv6 load balancing in a namespace (lb.c). */
@@ -372,11 +390,11 @@ struct tm_lb {
 	struct hlist_head sid_hash[TM_SID_BUCKETS];
 	bool hooked;
 	struct nf_hook_ops ops;		/* the reports, lb_fwd.c */
-	spinlock_t flock;		/* the flows */
-	struct tm_lflows *flows;	/* with the hook */
+	spinlock_t flock;		/* writers of the flows */
+	struct rhashtable flows;	/* from the first hook to netns exit */
+	bool flows_ready;		/* @flows initialized */
 	struct list_head halfopen;	/* flows with no server, oldest first */
 	u32 nflows;			/* every service's, under flock */
-	u32 seed;
 	struct delayed_work gc;
 };
 
@@ -501,7 +519,7 @@ void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		   bool committed);
 void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c);
 void tm_lb_read(const struct tm_lb_svc *svc, u64 *c);
-struct tm_lflow *tm_lflow_find(struct tm_lb *lb, const struct tm_lb_svc *svc,
+struct tm_lflow *tm_lflow_find(struct tm_lb *lb, struct tm_lb_svc *svc,
 			       const struct in6_addr *client, __be16 cport,
 			       __be16 vport);
 struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
