@@ -81,6 +81,12 @@ sidc()
 	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | number_after "$2"
 }
 
+# sum_sidc NAME: the sum of a counter over the three servers.
+sum_sidc()
+{
+	echo $(( $(sidc 1 "$1") + $(sidc 2 "$1") + $(sidc 3 "$1") ))
+}
+
 # flow_of SERVICE CPORT: lb's flow of the client's port, or nothing.
 flow_of()
 {

@@ -54,12 +54,6 @@ PORTS=("$PORT" "$PORT2")
 
 TMP=$(mktemp -d)
 
-# sum_sidc NAME: the sum of a counter over the three servers.
-sum_sidc()
-{
-	echo $(( $(sidc 1 "$1") + $(sidc 2 "$1") + $(sidc 3 "$1") ))
-}
-
 # steered_flows: how many of web's flows lb steers to a known server.
 steered_flows()
 {

@@ -13,7 +13,10 @@
 #   stands as the policies say; the servers' own counters (srv1's passed,
 #   what each took) agree with the lookups; each backend's learned, flows
 #   and forced (taken as the last candidate) agree with where the
-#   connections went;
+#   connections went (a client port the kernel gave twice is one flow, and
+#   two connections the policies decided);
+# - a client port used again at once (the first connection reset): the
+#   new connection hunts, and the policies decide it;
 # - a connection never made: candidates, no state; bad lookups refused;
 # - draining: the backend's state, its flows stay, no lookup offers it;
 #   lb flows flush empties every backend's flows, learned stays; a
@@ -58,7 +61,7 @@ lookup()
 
 test_connections()
 {
-	local i out before=() took=() passed t1 t2 t3 f1 f2 f3 first
+	local i out before=() took=() passed t1 t2 t3 f1 f2 f3 first n1 n2 n3
 
 	# What each server took: by its policy, or as the last candidate.
 	for i in 1 2 3; do
@@ -83,6 +86,7 @@ looks = [json.loads(l) for l in open(sys.argv[2])]
 sid = {"s%d" % i: "fc00:%d::100" % i for i in (1, 2, 3)}
 taken = {s: 0 for s in sid}
 forced = {s: 0 for s in sid}
+ports = {s: set() for s in sid}
 s1_first = 0
 bad = []
 for (sport, name), lk in zip(conns, looks):
@@ -97,15 +101,17 @@ for (sport, name), lk in zip(conns, looks):
                    (sport, name, c))
         continue
     taken[name] += 1
+    ports[name].add(sport)
     s1_first += c[0] == sid["s1"]
     forced[name] += c[0] == sid["s1"]
 print(" ".join(str(taken[s]) for s in sorted(sid)),
-      " ".join(str(forced[s]) for s in sorted(sid)), s1_first)
+      " ".join(str(forced[s]) for s in sorted(sid)), s1_first,
+      " ".join(str(len(ports[s])) for s in sorted(sid)))
 for b in bad:
     print(b)
 EOF
 	)
-	read -r t1 t2 t3 f1 f2 f3 first <<<"$(head -n 1 <<<"$out")"
+	read -r t1 t2 t3 f1 f2 f3 first n1 n2 n3 <<<"$(head -n 1 <<<"$out")"
 	expect_eq "lookups that disagree with the connections" \
 		"$(tail -n +2 <<<"$out")" ""
 	log_info "servers s1 s2 s3: took $t1 $t2 $t3, as last candidate $f1 $f2 $f3; s1 first $first"
@@ -119,13 +125,54 @@ EOF
 	expect_eq "backends' learned" \
 		"$(bkf 1 learned) $(bkf 2 learned) $(bkf 3 learned)" \
 		"$t1 $t2 $t3"
-	expect_eq "backends' flows" \
-		"$(bkf 1 flows) $(bkf 2 flows) $(bkf 3 flows)" "$t1 $t2 $t3"
+	expect_eq "backends' flows (client ports)" \
+		"$(bkf 1 flows) $(bkf 2 flows) $(bkf 3 flows)" "$n1 $n2 $n3"
 	expect_eq "backends' forced" \
 		"$(bkf 1 forced) $(bkf 2 forced) $(bkf 3 forced)" "$f1 $f2 $f3"
 	expect_eq "the service's flows, the backends' together" \
-		"$(lbc web flows)" "$N"
+		"$(lbc web flows)" $((n1 + n2 + n3))
 	log_test "lb flows lookup and the backends' figures agree with $N connections"
+}
+
+# A client that resets a connection and at once connects again from the
+# same port (as a kernel may give it): the load balancer still remembers
+# the first (closing, FIN timeout 600 s), the server too (its socket gone);
+# the second is a new connection all the same, which hunts and which the
+# servers' policies decide (before, it went straight to the first's server
+# as a known flow, by no policy).
+test_port_reuse()
+{
+	local sport=4321 hunts took names
+
+	hunts=$(lbc web hunts)
+	took=$(($(sum_sidc accepted) + $(sum_sidc forced)))
+	names=$(ip netns exec "$client" python3 - "$VIP" "$PORT" "$sport" <<'EOF'
+import socket, struct, sys
+vip, port, sport = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+names = []
+for _ in range(2):
+    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("::", sport))
+    s.settimeout(10)
+    try:
+        s.connect((vip, port))
+        s.sendall(b"hello\n")
+        names.append(s.makefile().readline().strip() or "bad")
+    except OSError:
+        names.append("bad")
+    # A reset: no TIME_WAIT, the port is free at once.
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+print(" ".join(names))
+EOF
+)
+	[[ $names =~ ^s[123]\ s[123]$ ]]
+	check_err $? "two connections from port $sport: '$names'"
+	expect_eq "hunts of the two connections" $(($(lbc web hunts) - hunts)) 2
+	expect_eq "new connections the servers decided" \
+		$(($(sum_sidc accepted) + $(sum_sidc forced) - took)) 2
+	log_test "a client port used again at once: the new connection hunts, the policies decide"
 }
 
 test_lookup_unknown()
@@ -264,6 +311,7 @@ test_affinity()
 
 srlb_start
 test_connections
+test_port_reuse
 test_lookup_unknown
 test_drain
 test_flush_readd

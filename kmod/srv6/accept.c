@@ -12,7 +12,9 @@
  * so the candidate at hand is segments[SL] (the destination), and the
  * last candidate is the one with segments left 2.  For a TCP packet:
  *
- *   - a connection this server accepted (any of its SIDs): take it;
+ *   - a connection this server accepted (any of its SIDs): take it,
+ *     but for a hunting SYN once its socket is gone or in TIME_WAIT: a
+ *     new connection from a port the client used again, decided as any;
  *   - a SYN: take it if the SID's policy says so (always; never; fewer
  *     connections than the threshold; an accept queue shorter than the
  *     threshold; a reported load below it), or if this is the last
@@ -178,6 +180,9 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	tag = tm_srh_tag(srh);
 
 	f = tm_sflow_find(s, &ip6h->saddr, &vip, th->source, th->dest);
+	if (f && th->syn && !th->ack && tag == TM_SRLB_TAG_CONNECT &&
+	    tm_sflow_reused(state->net, s, f))
+		f = NULL;
 	if (f) {
 		tm_sflow_seen(f, th->fin || th->rst);
 		tm_sflow_lb(state->net, f, tag, &lb, th);

@@ -406,6 +406,15 @@ bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 	return ok;
 }
 
+/* Forget @f now: a new connection uses its addresses and ports again. */
+void tm_lflow_forget(struct tm_lb *lb, struct tm_lflow *f)
+{
+	spin_lock_bh(&lb->flock);
+	if (!f->dead)
+		tm_lflow_unlink(lb, f);
+	spin_unlock_bh(&lb->flock);
+}
+
 /* Whether @f is steered to a known server (STEER or CLOSING). */
 bool tm_lflow_steered(const struct tm_lflow *f)
 {

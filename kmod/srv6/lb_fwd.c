@@ -10,7 +10,10 @@
  *
  *   - its server (STEER, CLOSING): an SRH [VIP, LB SID, server] tagged
  *     STEER sends it straight there.  A FIN or RST makes the flow CLOSING
- *     (the shorter FIN timeout).
+ *     (the shorter FIN timeout).  A SYN of a CLOSING flow is a new
+ *     connection from a port the client used again: the old flow is
+ *     forgotten, and the SYN hunts like any (the servers' policies
+ *     decide, not the old connection's server).
  *   - nothing, or no server yet: the flow's row of the service's table
  *     gives k candidates, and an SRH [VIP, LB SID, last ... first] sends it
  *     hunting through them.  A SYN hunts tagged CONNECT (a candidate may
@@ -124,6 +127,10 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	f = tm_lflow_find(lb, svc, &ip6h->saddr, th->source, th->dest);
 	/* Pairs with tm_lflow_learn(): a STEER flow has its server. */
 	fstate = f ? smp_load_acquire(&f->state) : TM_LB_FLOW_HUNT;
+	if (f && fstate == TM_LB_FLOW_CLOSING && th->syn && !th->ack) {
+		tm_lflow_forget(lb, f);
+		f = NULL;
+	}
 	if (f && (fstate == TM_LB_FLOW_STEER || fstate == TM_LB_FLOW_CLOSING)) {
 		segs[n++] = f->server;
 		tag = TM_SRLB_TAG_STEER;

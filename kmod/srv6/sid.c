@@ -368,6 +368,34 @@ static enum tm_sk_state tm_sflow_sk_state(struct net *net,
 }
 
 /*
+ * A hunting SYN (CONNECT) came for @f's addresses and ports.  When @f's
+ * socket is gone or in TIME_WAIT (which takes a new SYN), it is a new
+ * connection from a port the client used again: @f is forgotten, and
+ * true, so that the SYN is decided like any other.  A retransmitted SYN
+ * finds its request socket, and a stray one its connection's: false.
+ */
+bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f)
+{
+	struct sock *sk;
+	bool over;
+
+	rcu_read_lock();
+	sk = tm_sflow_sock(net, f);
+	over = !sk || READ_ONCE(sk->sk_state) == TCP_TIME_WAIT ||
+	       READ_ONCE(sk->sk_state) == TCP_CLOSE;
+	if (sk)
+		sock_gen_put(sk);
+	rcu_read_unlock();
+	if (!over)
+		return false;
+	spin_lock_bh(&s->flock);
+	if (!test_bit(TM_SFLOW_GONE, &f->flags))
+		tm_sflow_unlink(s, f);
+	spin_unlock_bh(&s->flock);
+	return true;
+}
+
+/*
  * Age @f (under flock); true when it is to be forgotten.
  * The count follows the TCP socket, not the packets that claim to end
  * the connection:

@@ -444,6 +444,7 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 			      int dif);
 void tm_sflow_seen(struct tm_sflow *f, bool check);
 void tm_sflow_close(struct tm_sflow *f);
+bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f);
 void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 		 const struct in6_addr *lb, const struct tcphdr *th);
 
@@ -537,6 +538,7 @@ bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		    const struct in6_addr *server,
 		    const struct tm_lb_hit *hit);
 void tm_lflow_closing(struct tm_lflow *f);
+void tm_lflow_forget(struct tm_lb *lb, struct tm_lflow *f);
 bool tm_lflow_steered(const struct tm_lflow *f);
 void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f);
 void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc);
