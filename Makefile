@@ -69,6 +69,7 @@ modules:
 
 tools:
 	$(MAKE) -C tools/tmctl
+	$(MAKE) -C tools/bench tmblast
 
 # The module the VM loads, one per kernel.  Warnings are errors here: this
 # is what `make check` holds the code to.
@@ -103,12 +104,15 @@ vm-check: tools
 
 # VM_TMCTL=PATH: the tests use that tmctl (make check: the packaged one).
 # VM_ENV="VAR=VALUE ...": the tests' environment (e.g. CYCLES=30).
+# VM_MEM=MB: the guest's memory (default 2048).
 VM_TMCTL ?=
 VM_ENV ?=
+VM_MEM ?=
+vm_mem = $(if $(VM_MEM),-M $(VM_MEM))
 vm-run:
 	$(call need_kdir,$(call vm_kdir,$(KVER)),$(KVER))
 	selftests/vm/run.sh -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
-		$(if $(VM_TMCTL),-E TMCTL=$(VM_TMCTL)) \
+		$(if $(VM_TMCTL),-E TMCTL=$(VM_TMCTL)) $(vm_mem) \
 		$(foreach e,$(VM_ENV),-E $(e)) $(RUN_ARGS)
 
 # The debug guest kernel: Debian's linux-source-6.12 (installed now, not by
@@ -148,7 +152,8 @@ vm-bench: tools
 
 vm-bench-run:
 	$(call need_kdir,$(call vm_kdir,$(KVER)),$(KVER))
-	selftests/vm/run.sh -P -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) $(VM_BENCH)
+	selftests/vm/run.sh -P -k $(call vm_krel,$(KVER)) -m $(call vm_ko,$(KVER)) \
+		$(vm_mem) $(foreach e,$(VM_ENV),-E $(e)) $(VM_BENCH)
 
 vm-check-all: tools
 	@for v in $(KVERS); do $(MAKE) --no-print-directory vm-check KVER=$$v || exit 1; done

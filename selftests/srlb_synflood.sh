@@ -25,9 +25,13 @@
 #  4. The flow table grows (rhashtable): a service with room for twice
 #     SCALE_FLOWS flows (default 20000), flooded with that many SYNs,
 #     remembers one flow for each SYN that reached it, none refused or
-#     evicted; a dump lists each once; a flush forgets them all; dumps
-#     running while a flood adds flows and the service is deleted end
-#     cleanly (the runner fails on any kernel warning).
+#     evicted; a dump lists each once; a flush forgets them all;
+#     BLAST_FLOWS (default 200000) SYNs of new flows as fast as tmblast
+#     sends them: flows the ageing's walks found new are not aged out
+#     (expired 0: the walk once read the time at its start, and a flow
+#     added during a walk of many looked idle for ever); dumps running
+#     while a flood adds flows and the service is deleted end cleanly (the
+#     runner fails on any kernel warning).
 #  5. With memory cgroups: a service made from a cgroup with memory.max a
 #     little above its use, flooded: its flows are charged there, and past
 #     memory.max they are not remembered ("ns-full").
@@ -46,6 +50,8 @@ PORT2=8082
 PORT3=8083
 PORTS=("$PORT" "$PORT2" "$PORT3")
 PARAM=/sys/module/tuplemerge/parameters/lb_max_flows
+
+BLAST=${BLAST:-$TM_TOP/build/bench/tmblast}
 
 TMP=$(mktemp -d)
 MAX0=$(cat "$PARAM" 2>/dev/null)
@@ -212,13 +218,37 @@ refusals()
 		"evicted $(lbc "$1" evicted) expired $(lbc "$1" expired)"
 }
 
+# blast PORT N: N SYNs to VIP:PORT, each of a new flow (from
+# fd00:dead::1:0 plus its number), sent by tmblast from the client's link.
+blast()
+{
+	python3 - "$TMP/syn" "$VIP" "$1" <<'EOF' || return 1
+import socket, struct, sys
+src = socket.inet_pton(socket.AF_INET6, "fd00:dead::1:0")
+vip = socket.inet_pton(socket.AF_INET6, sys.argv[2])
+tcp = struct.pack("!HHIIBBHHH", 1000, int(sys.argv[3]), 1, 0, 5 << 4, 0x02,
+                  65535, 0, 0)
+data = src + vip + struct.pack("!II", len(tcp), 6) + tcp
+c = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+while c >> 16:
+    c = (c & 0xffff) + (c >> 16)
+tcp = tcp[:16] + struct.pack("!H", ~c & 0xffff) + tcp[18:]
+pkt = struct.pack("!IHBB", 6 << 28, len(tcp), 6, 64) + src + vip + tcp
+open(sys.argv[1], "wb").write(struct.pack("!H", len(pkt)) + pkt)
+EOF
+	ip netns exec "$client" "$BLAST" -i veth0 \
+		-m "$(ip netns exec "$lb" cat /sys/class/net/vc/address)" \
+		-f "$TMP/syn" -n "$2" -F "$2" >/dev/null
+}
+
 test_table_scale()
 {
-	local n=${SCALE_FLOWS:-20000} hunts flows shown pid i
+	local n=${SCALE_FLOWS:-20000} m=${BLAST_FLOWS:-200000} hunts flows shown
+	local pid i
 
 	tm_lb rule del lbt id 2 && tm_lb lb service del other &&
 		tm_lb lb service add big vip "$VIP" sid "$LB_SID2" tcp \
-			port "$PORT2" choices 2 max-flows $((2 * n)) \
+			port "$PORT2" choices 2 max-flows $((n + m)) \
 			syn-timeout 3600 fin-timeout 3600 &&
 		tm_lb lb backend add big "$(sid_of 1)" &&
 		tm_lb lb backend add big "$(sid_of 2)" &&
@@ -246,6 +276,23 @@ test_table_scale()
 	expect_eq "big's flows after a flush" "$(lbc big flows)" 0
 	expect_eq "flows dumped after a flush" \
 		"$(tm_lb lb flows show big | wc -l)" 0
+	if [ -x "$BLAST" ]; then
+		hunts=$(lbc big hunts)
+		blast "$PORT2" "$m"
+		check_err $? "tmblast could not send $m SYNs"
+		hunts=$(($(poll_until 30 -ge $((hunts + m)) lbc big hunts) - hunts))
+		flows=$(poll_until 10 -ge "$hunts" lbc big flows)
+		log_info "big: $m SYNs blasted, $hunts hunted, $flows flows, $(refusals big)"
+		[ "$hunts" -ge $((m / 2)) ] 2>/dev/null
+		check_err $? "only $hunts of $m blasted SYNs reached the load balancer"
+		expect_eq "big's flows, one per SYN blasted and hunted" \
+			"$flows" "$hunts"
+		expect_eq "big's refusals after the blast" "$(refusals big)" \
+			"full 0 ns-full 0 evicted 0 expired 0"
+		tm_lb lb flows flush big
+	else
+		check_err 1 "no $BLAST (make tools)"
+	fi
 	# Dumps of a table that grows, and of a service that goes.
 	flood "$PORT2" 5000 &
 	pid=$!

@@ -453,12 +453,18 @@ void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f)
 	spin_unlock_bh(&lb->flock);
 }
 
-/* Under tm_lb.flock, or (a first look) under RCU. */
+/*
+ * Under tm_lb.flock, or (a first look) under RCU.  A packet may have
+ * stamped @f after @now was read: not idle at all.
+ */
 static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
 {
 	const struct tm_lb_svc *svc = f->key.svc;
-	unsigned long idle = now - READ_ONCE(f->last);
+	unsigned long last = READ_ONCE(f->last);
 	u32 timeout;
+
+	if (time_after(last, now))
+		return false;
 
 	if (READ_ONCE(f->state) == TM_LB_FLOW_CLOSING)
 		timeout = READ_ONCE(svc->fin);
@@ -466,7 +472,7 @@ static bool tm_lflow_expired(const struct tm_lflow *f, unsigned long now)
 		timeout = READ_ONCE(svc->syn);
 	else
 		timeout = READ_ONCE(svc->idle);
-	return idle >= (unsigned long)timeout * HZ;
+	return now - last >= (unsigned long)timeout * HZ;
 }
 
 /*
@@ -499,14 +505,15 @@ void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc)
 /*
  * Age the flows once a second: one walk of the table under RCU, a flow
  * checked again under flock before it goes, the CPU given up every 1024
- * flows.  A resize during the walk may show a flow twice or hide it until
- * the next walk.
+ * flows.  The time is read again for each flow: a walk of millions takes
+ * seconds, and a flow added meanwhile is younger than its start.  A
+ * resize during the walk may show a flow twice or hide it until the next
+ * walk.
  */
 static void tm_lflow_gc(struct work_struct *work)
 {
 	struct tm_lb *lb = container_of(to_delayed_work(work), struct tm_lb,
 					gc);
-	unsigned long now = jiffies;
 	struct rhashtable_iter iter;
 	struct tm_lflow *f;
 	unsigned int n = 0;
@@ -516,9 +523,9 @@ static void tm_lflow_gc(struct work_struct *work)
 	while ((f = rhashtable_walk_next(&iter))) {
 		if (IS_ERR(f))
 			continue;
-		if (tm_lflow_expired(f, now)) {
+		if (tm_lflow_expired(f, jiffies)) {
 			spin_lock_bh(&lb->flock);
-			if (!f->dead && tm_lflow_expired(f, now)) {
+			if (!f->dead && tm_lflow_expired(f, jiffies)) {
 				tm_lb_count(f->key.svc, TM_LBC_EXPIRED);
 				tm_lflow_unlink(lb, f);
 			}

@@ -415,7 +415,9 @@ bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f)
 static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 			 unsigned long now)
 {
-	unsigned long idle = now - READ_ONCE(f->last);
+	unsigned long last = READ_ONCE(f->last);
+	/* A packet may have stamped @f after @now was read. */
+	unsigned long idle = time_after(last, now) ? 0 : now - last;
 	bool check = test_bit(TM_SFLOW_CHECK, &f->flags);
 	bool est = test_bit(TM_SFLOW_EST, &f->flags);
 	enum tm_sk_state st;
@@ -481,14 +483,15 @@ static void tm_sflow_flush(struct tm_sids *s, struct tm_sid *sid)
 
 /*
  * Age the connections once a second: one walk of the table under RCU,
- * each connection aged under flock, the CPU given up every 1024.  A
+ * each connection aged under flock, the CPU given up every 1024.  The
+ * time is read under flock for each: a walk of many takes long, and a
+ * connection is added under flock, so none is younger than that.  A
  * resize during the walk may show one twice or hide it until the next.
  */
 static void tm_sflow_gc(struct work_struct *work)
 {
 	struct tm_sids *s = container_of(to_delayed_work(work), struct tm_sids,
 					 gc);
-	unsigned long now = jiffies;
 	struct rhashtable_iter iter;
 	struct tm_sflow *f;
 	unsigned int n = 0;
@@ -500,7 +503,7 @@ static void tm_sflow_gc(struct work_struct *work)
 			continue;
 		spin_lock_bh(&s->flock);
 		if (!test_bit(TM_SFLOW_GONE, &f->flags) &&
-		    tm_sflow_age(s, f, now))
+		    tm_sflow_age(s, f, jiffies))
 			tm_sflow_unlink(s, f);
 		spin_unlock_bh(&s->flock);
 		if (!(++n % 1024)) {

@@ -5,6 +5,7 @@
  * sends UDP only; the load balancer forwards TCP).
  *
  *	tmblast -i IFNAME -m DSTMAC -f FILE [-t SECONDS | -n PACKETS]
+ *		[-F FLOWS]
  *
  * FILE holds packets one after the other, each a 2-byte big-endian length
  * then the IPv6 packet (from its IPv6 header on).  Each becomes an
@@ -12,6 +13,11 @@
  * in batches with sendmmsg() on an AF_PACKET socket that bypasses the
  * qdisc.  With -n, each packet of FILE is sent PACKETS / count times (e.g.
  * -n of the file's count sends each once); with -t, until SECONDS pass.
+ * With -F, packet i of the run (from 0) is flow i % FLOWS: that number is
+ * added to the last 32 bits of its IPv6 source address (and a TCP or UDP
+ * checksum right after the IPv6 header follows), so that FILE's packets
+ * make up to FLOWS different flows (e.g. one SYN and -n 1000000 -F 1000000:
+ * a million new connections).
  * Prints what it sent and at what rate: the rate the receiver sustained
  * is the receiver's to count (on a veth, the receiver's work is done in
  * the sender's softirq, so it paces the sender).
@@ -112,12 +118,63 @@ static size_t load(const char *path, const unsigned char *eth,
 	return n;
 }
 
+/* One's complement sum of @v's two 16-bit halves, added to @sum. */
+static uint32_t csum_add32(uint32_t sum, uint32_t v)
+{
+	return sum + (v >> 16) + (v & 0xffff);
+}
+
+/*
+ * @dst: @src as flow @flow: @flow added to the last 32 bits of the source
+ * address, the TCP or UDP checksum updated (RFC 1624: HC' = ~(~HC + ~m +
+ * m')).
+ */
+static void set_flow(struct frame *dst, const struct frame *src,
+		     uint32_t flow)
+{
+	unsigned char *ip6 = dst->buf + ETH_HLEN, *l4 = ip6 + 40;
+	size_t l4len = src->len - ETH_HLEN - 40, off;
+	uint32_t old, new, sum;
+	uint16_t c;
+
+	memcpy(dst->buf, src->buf, src->len);
+	dst->len = src->len;
+	memcpy(&old, ip6 + 20, 4);
+	old = ntohl(old);
+	new = htonl(old + flow);
+	memcpy(ip6 + 20, &new, 4);
+	new = ntohl(new);
+	if (ip6[6] == IPPROTO_TCP)
+		off = 16;
+	else if (ip6[6] == IPPROTO_UDP)
+		off = 6;
+	else
+		return;
+	if (l4len < off + 2)
+		return;
+	memcpy(&c, l4 + off, 2);
+	if (ip6[6] == IPPROTO_UDP && !c)
+		return;		/* no checksum */
+	sum = (uint16_t)~ntohs(c);
+	sum = csum_add32(sum, ~old);
+	sum = csum_add32(sum, new);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	c = htons((uint16_t)~sum);
+	if (ip6[6] == IPPROTO_UDP && !c)
+		c = 0xffff;
+	memcpy(l4 + off, &c, 2);
+}
+
 static void tm_usage(void)
 {
-	fputs("usage: tmblast -i IFNAME -m DSTMAC -f FILE [-t SECONDS | -n PACKETS]\n",
+	fputs("usage: tmblast -i IFNAME -m DSTMAC -f FILE [-t SECONDS | -n PACKETS] [-F FLOWS]\n",
 	      stderr);
 	exit(2);
 }
+
+/* With -F: the packets of a batch, each its own flow. */
+static struct frame batch[BATCH];
 
 int main(int argc, char **argv)
 {
@@ -126,7 +183,7 @@ int main(int argc, char **argv)
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	struct sockaddr_ll sll;
-	unsigned long long sent = 0, limit = 0;
+	unsigned long long sent = 0, limit = 0, flows = 0;
 	double secs = 0, start, end;
 	struct frame *frames;
 	struct ifreq ifr;
@@ -134,7 +191,7 @@ int main(int argc, char **argv)
 	int fd, c, one = 1, i;
 	bool timed;
 
-	while ((c = getopt(argc, argv, "i:m:f:t:n:")) != -1) {
+	while ((c = getopt(argc, argv, "i:m:f:t:n:F:")) != -1) {
 		switch (c) {
 		case 'i':
 			ifname = optarg;
@@ -150,6 +207,11 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			limit = strtoull(optarg, NULL, 0);
+			break;
+		case 'F':
+			flows = strtoull(optarg, NULL, 0);
+			if (!flows || flows > UINT32_MAX)
+				tm_usage();
 			break;
 		default:
 			tm_usage();
@@ -197,8 +259,14 @@ int main(int argc, char **argv)
 		if (!n)
 			break;
 		for (i = 0; i < n; i++) {
-			iov[i].iov_base = frames[next].buf;
-			iov[i].iov_len = frames[next].len;
+			const struct frame *f = &frames[next];
+
+			if (flows) {
+				set_flow(&batch[i], f, (sent + i) % flows);
+				f = &batch[i];
+			}
+			iov[i].iov_base = (void *)f->buf;
+			iov[i].iov_len = f->len;
 			msgs[i].msg_hdr.msg_iov = &iov[i];
 			msgs[i].msg_hdr.msg_iovlen = 1;
 			next = next + 1 == nframes ? 0 : next + 1;
