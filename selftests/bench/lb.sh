@@ -12,7 +12,14 @@
 #     flow's server known (STEER: SRH of 3 segments inserted); the lb rule
 #     with the flows forgotten (RECOVER: hunting through 2 candidates, SRH
 #     of 4 segments); SYNs hunting (CONNECT).
-#  2. The acceptance decision at a server: SYNs hunting through a
+#  2. The flow table's size: forwarding of the 256 steered flows with
+#     100, 10K, 1M (LB_SCALE, commas between) other flows in the table
+#     (half-open flows, one per SYN that tmblast -F sent from
+#     fd00:e::/64), against the first; and the flow setup rate: SYNs each
+#     of a new flow, hunting (each one allocates and inserts a flow),
+#     against plain forwarding of the same SYNs.  10M flows need a guest
+#     of 4 GB (VM_MEM=4096).
+#  3. The acceptance decision at a server: SYNs hunting through a
 #     candidate SID that passes them on (End forwards them to the next
 #     candidate, out of a dummy device), with the SID unbound (the hook runs
 #     and finds nothing) and bound with the policies that refuse: never,
@@ -83,7 +90,8 @@ setup()
 }
 
 # The packets, as tmblast reads them: 256 flows from fd00:a::1:I port
-# 40000 + I to the VIP's port 8080.
+# 40000 + I to the VIP's port 8080; one SYN from fd00:e::1 port 1000, that
+# tmblast -F makes many flows of.
 python3 - "$TMP" "$VIP" "$LB_SID" "$SID" "$NEXT" <<'EOF'
 import socket
 import struct
@@ -124,12 +132,16 @@ write("ack", [ip6(client(i), vip, 6, tcp(40000 + i, 8080, ACK))
               for i in flows])
 write("syn", [ip6(client(i), vip, 6, tcp(40000 + i, 8080, SYN))
               for i in flows])
-# Each flow's server (fc00:1::1, 2, 3) reports itself: a SYN-ACK.
+write("newsyn", [ip6(socket.inet_pton(socket.AF_INET6, "fd00:e::1"), vip, 6,
+                     tcp(1000, 8080, SYN))])
+# Each backend (fc00:1::1, 2, 3) reports each flow: a SYN-ACK.  The load
+# balancer takes the first report of one of the flow's candidates and
+# refuses the others.
 write("report", [ip6(vip, lbsid, 43,
                      srh([client(i), socket.inet_pton(
-                         socket.AF_INET6, "fc00:%d::1" % (i % 3 + 1)), lbsid],
+                         socket.AF_INET6, "fc00:%d::1" % s), lbsid],
                          2, 0x5204) + tcp(8080, 40000 + i, SYNACK))
-                 for i in flows])
+                 for i in flows for s in (1, 2, 3)])
 # SYNs hunting through SID, the first of 2 candidates (NEXT the last).
 write("hunt", [ip6(client(i), sid, 43,
                    srh([vip, lbsid, nxt, sid], 3, 0x5201) +
@@ -137,17 +149,19 @@ write("hunt", [ip6(client(i), sid, 43,
                for i in flows])
 EOF
 
-# rate NS FILE: the packets per second out0 of NS transmitted while
-# tmblast sent FILE for DURATION s (from g0 to lb, or g1 to srv).
+# rate NS FILE [TMBLAST_ARG...]: the packets per second out0 of NS
+# transmitted while tmblast sent FILE for DURATION s (from g0 to lb, or g1
+# to srv).
 rate()
 {
 	local ns=$1 file=$2 dev peer before after out secs
 
+	shift 2
 	if [ "$ns" = "$lb" ]; then dev=g0 peer=vg; else dev=g1 peer=vs; fi
 	before=$(ip netns exec "$ns" cat /sys/class/net/out0/statistics/tx_packets)
 	out=$(ip netns exec "$gen" "$BLAST" -i "$dev" \
 		-m "$(ip netns exec "$ns" cat "/sys/class/net/$peer/address")" \
-		-f "$TMP/$file" -t "$DURATION") || return 1
+		-f "$TMP/$file" -t "$DURATION" "$@") || return 1
 	after=$(ip netns exec "$ns" cat /sys/class/net/out0/statistics/tx_packets)
 	secs=$(sed -n 's/.* in \([0-9.]*\) s.*/\1/p' <<<"$out")
 	awk -v n=$((after - before)) -v s="$secs" 'BEGIN { printf "%.0f\n", n / s }'
@@ -212,13 +226,20 @@ lb_rule()
 		tm_lb rule add pre id 1 dst "$VIP/128" proto tcp dport 8080 lb web
 }
 
-# lb_steer: every flow's server known, from its report.
+# blast FILE N: N packets of FILE from gen to lb, each once.
+blast()
+{
+	ip netns exec "$gen" "$BLAST" -i g0 \
+		-m "$(ip netns exec "$lb" cat /sys/class/net/vg/address)" \
+		-f "$TMP/$1" -n "$2" >/dev/null
+}
+
+# lb_steer: every flow's server known: its SYN hunted (a report is taken
+# only for a flow the load balancer remembers), then the reports.
 lb_steer()
 {
-	lb_rule && tm_lb lb flows flush web &&
-		ip netns exec "$gen" "$BLAST" -i g0 \
-			-m "$(ip netns exec "$lb" cat /sys/class/net/vg/address)" \
-			-f "$TMP/report" -n 256 >/dev/null &&
+	lb_rule && tm_lb lb flows flush web && blast syn 256 &&
+		blast report 768 &&
 		[ "$(tm_lb lb flows show web | grep -c ' state steer ')" = 256 ]
 }
 
@@ -245,6 +266,57 @@ row "lb, server known (steer, 3 segments)" "${BEST[steer]}" "${BEST[plain]}"
 row "lb, flows forgotten (recover, k=2)" "${BEST[recover]}" "${BEST[plain]}"
 row "lb, SYNs (connect, k=2)" "${BEST[syn]}" "${BEST[plain]}"
 tm_lb lb service show web | sed 's/^/# /'
+
+# fill N: web's flows: the 256 steered ones and N half-open others.
+fill()
+{
+	local n=$1 got
+
+	lb_steer || return 1
+	ip netns exec "$gen" "$BLAST" -i g0 \
+		-m "$(ip netns exec "$lb" cat /sys/class/net/vg/address)" \
+		-f "$TMP/newsyn" -n "$n" -F "$n" >/dev/null || return 1
+	got=$(tm_lb lb service show web | awk '$1 == "flows" { print $2 }')
+	echo "# table: $got flows ($n SYNs of new flows sent)"
+}
+
+# The service again, with room for 16M flows that do not age meanwhile.
+lb_none
+tm_lb lb service del web &&
+	tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp port 8080 \
+		max-flows 16777216 syn-timeout 3600 idle-timeout 3600 &&
+	tm_lb lb backend add web fc00:1::1 &&
+	tm_lb lb backend add web fc00:2::1 &&
+	tm_lb lb backend add web fc00:3::1 || exit "$ksft_fail"
+declare -A SCALED
+read -ra SCALE <<<"${LB_SCALE//,/ }"
+[ "${#SCALE[@]}" -gt 0 ] || SCALE=(100 10000 1000000)
+for n in "${SCALE[@]}"; do
+	fill "$n" || exit "$ksft_fail"
+	for ((round = 0; round < ROUNDS; round++)); do
+		r=$(rate "$lb" ack)
+		[ "${r:-0}" -gt "${SCALED[$n]:-0}" ] && SCALED[$n]=$r
+	done
+done
+for ((round = 0; round < ROUNDS; round++)); do
+	lb_none
+	r=$(rate "$lb" newsyn -F 4000000000)
+	[ "${r:-0}" -gt "${BEST[synplain]:-0}" ] && BEST[synplain]=$r
+	lb_forget || exit "$ksft_fail"
+	r=$(rate "$lb" newsyn -F 4000000000)
+	[ "${r:-0}" -gt "${BEST[synnew]:-0}" ] && BEST[synnew]=$r
+done
+echo "# load balancer: 256 steered flows among others in the table, best of $ROUNDS x $DURATION s"
+base=${SCALED[${SCALE[0]}]}
+for n in "${SCALE[@]}"; do
+	row "lb steer, $n other flows in the table" "${SCALED[$n]}" "$base"
+done
+echo "# flow setup: SYNs each of a new flow, best of $ROUNDS x $DURATION s"
+row "plain IPv6 forwarding of the SYNs" "${BEST[synplain]}" "${BEST[synplain]}"
+row "lb, each SYN a new flow (hunt, k=2)" "${BEST[synnew]}" "${BEST[synplain]}"
+tm_lb lb service show web | sed 's/^/# /'
+lb_none
+tm_lb lb service del web
 
 tm_srv()
 {

@@ -14,7 +14,7 @@
 #   selftests/vm/run.sh [-k KVER] [-m MODULE.ko] [-c CACHEDIR]
 #                       [-T TOTAL_TIMEOUT_S] [-t TEST_TIMEOUT_S]
 #                       [-E NAME=VALUE]... [-A KARG]... [-e CMD] [-P]
-#                       [TEST...]
+#                       [-M MB] [TEST...]
 #   selftests/vm/run.sh -L LOGFILE
 #
 #   -k KVER   kernel: "6.1" (default) or "6.12" (newest installed
@@ -41,6 +41,7 @@
 #             "Object corrupt"/"Poison overwritten"); repeatable
 #   -P        performance run (benchmarks): boot without slub_debug, which
 #             sends every slab allocation down its slow path
+#   -M MB     the guest's memory (default 2048)
 #   TEST      selftest scripts: paths, or names relative to selftests/
 #             (default: every selftests/*.sh but lib*.sh)
 #   -L FILE   judge FILE as a guest kernel log, as a run's is judged, and
@@ -161,7 +162,7 @@ judge_klog()
 		awk '!seen[$0]++'
 }
 
-while getopts "k:m:c:T:t:E:A:e:PL:h" opt; do
+while getopts "k:m:c:T:t:E:A:e:PM:L:h" opt; do
 	case $opt in
 	L)
 		bad=$(judge_klog "$OPTARG")
@@ -192,6 +193,13 @@ while getopts "k:m:c:T:t:E:A:e:PL:h" opt; do
 		;;
 	e) cmd=$OPTARG; have_cmd=1 ;;
 	P) APPEND_BASE=${APPEND_BASE/ slub_debug=FZ/} ;;
+	M)
+		if ! [[ $OPTARG =~ ^[0-9]+$ ]] || [ "$OPTARG" -lt 512 ]; then
+			echo "vm: -M wants megabytes, at least 512" >&2
+			usage 2
+		fi
+		mem=$OPTARG
+		;;
 	h) usage 0 ;;
 	*) usage 2 ;;
 	esac
@@ -559,7 +567,7 @@ done
 
 qemu=(
 	qemu-system-x86_64
-	-accel "tcg,thread=multi" -cpu max -smp 2 -m 2048
+	-accel "tcg,thread=multi" -cpu max -smp 2 -m "${mem:-2048}"
 	-nographic -no-reboot -nic none
 	-kernel "$KDIR/boot/vmlinuz-$REL"
 	-initrd "$CDIR/initramfs.cpio"
