@@ -503,42 +503,32 @@ void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc)
 }
 
 /*
- * Age the flows once a second: one walk of the table under RCU, a flow
- * checked again under flock before it goes, the CPU given up every 1024
- * flows.  The time is read again for each flow: a walk of millions takes
- * seconds, and a flow added meanwhile is younger than its start.  A
- * resize during the walk may show a flow twice or hide it until the next
- * walk.
+ * Age flow @obj of load balancer @arg: checked again under flock before
+ * it goes.  The time is read again for each flow: a walk of millions takes
+ * seconds, and a flow added meanwhile is younger than its start.
  */
+static void tm_lflow_age(void *obj, void *arg)
+{
+	struct tm_lflow *f = obj;
+	struct tm_lb *lb = arg;
+
+	if (!tm_lflow_expired(f, jiffies))
+		return;
+	spin_lock_bh(&lb->flock);
+	if (!f->dead && tm_lflow_expired(f, jiffies)) {
+		tm_lb_count(f->key.svc, TM_LBC_EXPIRED);
+		tm_lflow_unlink(lb, f);
+	}
+	spin_unlock_bh(&lb->flock);
+}
+
+/* Age the flows once a second. */
 static void tm_lflow_gc(struct work_struct *work)
 {
 	struct tm_lb *lb = container_of(to_delayed_work(work), struct tm_lb,
 					gc);
-	struct rhashtable_iter iter;
-	struct tm_lflow *f;
-	unsigned int n = 0;
 
-	rhashtable_walk_enter(&lb->flows, &iter);
-	rhashtable_walk_start(&iter);
-	while ((f = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(f))
-			continue;
-		if (tm_lflow_expired(f, jiffies)) {
-			spin_lock_bh(&lb->flock);
-			if (!f->dead && tm_lflow_expired(f, jiffies)) {
-				tm_lb_count(f->key.svc, TM_LBC_EXPIRED);
-				tm_lflow_unlink(lb, f);
-			}
-			spin_unlock_bh(&lb->flock);
-		}
-		if (!(++n % 1024)) {
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-		}
-	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	tm_flows_walk(&lb->flows, tm_lflow_age, lb);
 	schedule_delayed_work(&lb->gc, HZ);
 }
 

@@ -482,38 +482,28 @@ static void tm_sflow_flush(struct tm_sids *s, struct tm_sid *sid)
 }
 
 /*
- * Age the connections once a second: one walk of the table under RCU,
- * each connection aged under flock, the CPU given up every 1024.  The
- * time is read under flock for each: a walk of many takes long, and a
- * connection is added under flock, so none is younger than that.  A
- * resize during the walk may show one twice or hide it until the next.
+ * Age connection @obj of @arg's table under flock.  The time is read
+ * under flock for each: a walk of many takes long, and a connection is
+ * added under flock, so none is younger than that.
  */
+static void tm_sflow_age_one(void *obj, void *arg)
+{
+	struct tm_sflow *f = obj;
+	struct tm_sids *s = arg;
+
+	spin_lock_bh(&s->flock);
+	if (!test_bit(TM_SFLOW_GONE, &f->flags) && tm_sflow_age(s, f, jiffies))
+		tm_sflow_unlink(s, f);
+	spin_unlock_bh(&s->flock);
+}
+
+/* Age the connections once a second. */
 static void tm_sflow_gc(struct work_struct *work)
 {
 	struct tm_sids *s = container_of(to_delayed_work(work), struct tm_sids,
 					 gc);
-	struct rhashtable_iter iter;
-	struct tm_sflow *f;
-	unsigned int n = 0;
 
-	rhashtable_walk_enter(&s->flows, &iter);
-	rhashtable_walk_start(&iter);
-	while ((f = rhashtable_walk_next(&iter))) {
-		if (IS_ERR(f))
-			continue;
-		spin_lock_bh(&s->flock);
-		if (!test_bit(TM_SFLOW_GONE, &f->flags) &&
-		    tm_sflow_age(s, f, jiffies))
-			tm_sflow_unlink(s, f);
-		spin_unlock_bh(&s->flock);
-		if (!(++n % 1024)) {
-			rhashtable_walk_stop(&iter);
-			cond_resched();
-			rhashtable_walk_start(&iter);
-		}
-	}
-	rhashtable_walk_stop(&iter);
-	rhashtable_walk_exit(&iter);
+	tm_flows_walk(&s->flows, tm_sflow_age_one, s);
 	schedule_delayed_work(&s->gc, HZ);
 }
 

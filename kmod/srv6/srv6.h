@@ -27,7 +27,7 @@
 #include <linux/netfilter.h>
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
-#include <linux/rhashtable-types.h>
+#include <linux/rhashtable.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
@@ -397,6 +397,39 @@ struct tm_lb {
 	u32 nflows;			/* every service's, under flock */
 	struct delayed_work gc;
 };
+
+/**
+ * tm_flows_walk - call @age on each flow of @ht, for the ageing works
+ * @ht: the flow table of either side (tm_lb.flows, tm_sids.flows)
+ * @age: takes the side's lock itself to forget a flow
+ * @arg: passed to @age with each flow
+ *
+ * One walk under RCU, the CPU given up every 1024 flows (a table holds
+ * millions).  A resize during the walk may show a flow twice or hide it
+ * until the next walk.  Inline: @age is a direct call.
+ */
+static inline void tm_flows_walk(struct rhashtable *ht,
+				 void (*age)(void *obj, void *arg), void *arg)
+{
+	struct rhashtable_iter iter;
+	unsigned int n = 0;
+	void *obj;
+
+	rhashtable_walk_enter(ht, &iter);
+	rhashtable_walk_start(&iter);
+	while ((obj = rhashtable_walk_next(&iter))) {
+		if (IS_ERR(obj))
+			continue;
+		age(obj, arg);
+		if (!(++n % 1024)) {
+			rhashtable_walk_stop(&iter);
+			cond_resched();
+			rhashtable_walk_start(&iter);
+		}
+	}
+	rhashtable_walk_stop(&iter);
+	rhashtable_walk_exit(&iter);
+}
 
 /* sid.c: connection-acceptance SIDs and the connections they accepted */
 /**
