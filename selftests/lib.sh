@@ -189,6 +189,18 @@ memcg_new()
 	MEMCG_LIST+=("$CG")
 }
 
+# memcg_pinned CG: CG's memory.current without what it can give back.
+# memory.current also counts CG's page cache (tmctl read over the 9p share)
+# and the pages a CPU charged ahead for CG (up to 64 per CPU); both make
+# room for more kernel objects at memory.max than memory.max minus a plain
+# memory.current leaves.  memory.high 0 drains the charge ahead and
+# reclaims the page cache.
+memcg_pinned()
+{
+	echo 0 >"$1/memory.high" && echo max >"$1/memory.high"
+	cat "$1/memory.current"
+}
+
 # in_memcg CG CMD...: run CMD in memory cgroup CG.
 in_memcg()
 {

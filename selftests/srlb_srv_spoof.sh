@@ -232,7 +232,7 @@ test_memcg()
 	tm sid del "$SID"
 	in_memcg "$CG" "$TMCTL" -n "$srv" sid add "$SID" accept policy always
 	check_err $? "sid add $SID from $CG"
-	cur=$(cat "$CG/memory.current")
+	cur=$(memcg_pinned "$CG")
 	max=$((cur + 65536))
 	echo "$max" >"$CG/memory.max"
 	# memory.peak also saw tmctl itself: sample memory.current instead.

@@ -325,7 +325,7 @@ test_memcg()
 		tm_lb rule add lbt id 3 dst "$VIP/128" proto tcp \
 			dport "$PORT3" lb capped
 	check_err $? "service capped, made from $CG"
-	cur=$(cat "$CG/memory.current")
+	cur=$(memcg_pinned "$CG")
 	echo $((cur + 65536)) >"$CG/memory.max"
 	nsfull=$(lbc capped ns-full)
 	flood "$PORT3" 3000
@@ -334,7 +334,8 @@ test_memcg()
 	log_info "capped: memory.current $cur -> $(cat "$CG/memory.current"), max $((cur + 65536)), flows $flows, ns-full $(lbc capped ns-full)"
 	[ "$(cat "$CG/memory.current")" -gt $((cur + 8192)) ] 2>/dev/null
 	check_err $? "the flows were not charged to the service's creator"
-	[ "$flows" -lt 1000 ] 2>/dev/null
+	# 64 KiB hold 341 flows, and a CPU's bytes charged ahead < 4 KiB more.
+	[ "$flows" -le 400 ] 2>/dev/null
 	check_err $? "$flows flows of 192 bytes fit in 64 KiB above memory.current"
 	[ "$(lbc capped ns-full)" -gt "${nsfull:-0}" ] 2>/dev/null
 	check_err $? "no flow refused at memory.max (ns-full $(lbc capped ns-full))"
