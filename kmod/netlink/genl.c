@@ -294,6 +294,14 @@ static struct netlink_range_validation tm_lb_timeout_range = {
 	.min = 1, .max = TM_LB_TIMEOUT_MAX,
 };
 
+static struct netlink_range_validation tm_lb_health_interval_range = {
+	.min = TM_LB_HEALTH_INTERVAL_MIN, .max = TM_LB_HEALTH_INTERVAL_MAX,
+};
+
+static struct netlink_range_validation tm_lb_health_timeout_range = {
+	.min = 1, .max = TM_LB_HEALTH_INTERVAL_MAX,
+};
+
 #define TM_POLICY_LB_NAME \
 	[TM_A_LB_NAME] = { .type = NLA_NUL_STRING, .len = TM_NAME_MAX - 1 }
 
@@ -316,6 +324,15 @@ static const struct nla_policy tm_lb_service_new_policy[TM_A_MAX + 1] = {
 						      &tm_lb_timeout_range),
 	[TM_A_LB_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
 	[TM_A_LB_AFFINITY] = NLA_POLICY_MAX(NLA_U8, TM_LB_AFFINITY_MAX),
+	[TM_A_LB_HEALTH_INTERVAL] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &tm_lb_health_interval_range),
+	[TM_A_LB_HEALTH_TIMEOUT] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &tm_lb_health_timeout_range),
+	[TM_A_LB_HEALTH_RISE] = NLA_POLICY_RANGE(NLA_U32, 1,
+						 TM_LB_HEALTH_COUNT_MAX),
+	[TM_A_LB_HEALTH_FALL] = NLA_POLICY_RANGE(NLA_U32, 1,
+						 TM_LB_HEALTH_COUNT_MAX),
+	[TM_A_LB_HEALTH_LISTENER] = { .type = NLA_FLAG },
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 

@@ -122,5 +122,8 @@ int tm_nl_lb_flow_dump_done(struct netlink_callback *cb);
 int tm_nl_lb_flow_flush(struct sk_buff *skb, struct genl_info *info);
 void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
 		  const struct tm_lb_backend *b, u8 cmd, u64 generation);
+void tm_lb_notify_health(struct net *net, const struct tm_lb_svc *svc,
+			 const struct tm_lb_backend *b,
+			 const struct tm_lb_bk *bk, u64 generation);
 
 #endif /* _TM_GENL_H */

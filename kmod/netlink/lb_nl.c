@@ -38,15 +38,25 @@ static const u8 tm_lbc_attr[TM_LBC_MAX] = {
 	[TM_LBC_HMAC_NOKEY] = TM_A_LB_HMAC_NOKEY,
 };
 
-/* A backend: its SID, weight, and figures. */
+/* A backend: its SID, weight, figures and health. */
 #define TM_LB_BACKEND_SIZE	nla_total_size(nla_total_size(16) + \
 					       2 * nla_total_size(4) + \
-					       2 * nla_total_size_64bit(8))
+					       2 * nla_total_size(1) + \
+					       5 * nla_total_size_64bit(8))
 #define TM_LB_SVC_MSG_SIZE	(NLMSG_GOODSIZE + TM_LB_MAX_BACKENDS * \
 				 TM_LB_BACKEND_SIZE)
 
-/* Backend @b, with its figures @bk (NULL: none). */
-static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_backend *b,
+/* The health of backend @bk of a service with health checks. */
+static int tm_put_health(struct sk_buff *skb, const struct tm_lb_bk *bk)
+{
+	return nla_put_u8(skb, TM_A_LB_BACKEND_HEALTH,
+			  bk->down ? TM_LB_HEALTH_DOWN : TM_LB_HEALTH_UP) ||
+	       nla_put_u8(skb, TM_A_LB_BACKEND_HEALTH_WHY, bk->why);
+}
+
+/* Backend @b of @svc, with its figures @bk (NULL: none). */
+static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_svc *svc,
+			  const struct tm_lb_backend *b,
 			  const struct tm_lb_bk *bk)
 {
 	struct nlattr *nest = nla_nest_start(skb, TM_A_LB_BACKEND);
@@ -62,6 +72,15 @@ static int tm_put_backend(struct sk_buff *skb, const struct tm_lb_backend *b,
 			       atomic64_read(&bk->learned), TM_A_PAD) ||
 	     nla_put_u64_64bit(skb, TM_A_LB_BACKEND_FORCED,
 			       atomic64_read(&bk->forced), TM_A_PAD)))
+		return -EMSGSIZE;
+	if (bk && svc->health.interval &&
+	    (tm_put_health(skb, bk) ||
+	     nla_put_u64_64bit(skb, TM_A_LB_BACKEND_PROBES, bk->probes,
+			       TM_A_PAD) ||
+	     nla_put_u64_64bit(skb, TM_A_LB_BACKEND_PROBES_FAILED,
+			       bk->failed, TM_A_PAD) ||
+	     nla_put_u64_64bit(skb, TM_A_LB_BACKEND_TRANSITIONS,
+			       bk->transitions, TM_A_PAD)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -83,12 +102,30 @@ static const struct tm_lb_bk *tm_lb_backend_bk(const struct tm_lb_svc *svc,
 	return tab->bk[i];
 }
 
+/* The health checks of @svc, if any. */
+static int tm_put_health_cfg(struct sk_buff *skb, const struct tm_lb_svc *svc)
+{
+	const struct tm_lb_hc *h = &svc->health;
+
+	if (!h->interval)
+		return 0;
+	if (nla_put_u32(skb, TM_A_LB_HEALTH_INTERVAL, h->interval) ||
+	    nla_put_u32(skb, TM_A_LB_HEALTH_TIMEOUT, h->timeout) ||
+	    nla_put_u32(skb, TM_A_LB_HEALTH_RISE, h->rise) ||
+	    nla_put_u32(skb, TM_A_LB_HEALTH_FALL, h->fall) ||
+	    (h->listener && nla_put_flag(skb, TM_A_LB_HEALTH_LISTENER)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * A service; with @full its backends and counters, else (events) its
- * configuration and, for a backend event, that backend @b.
+ * configuration and, for a backend event, that backend @b (and its
+ * health @bk, for a health event).
  */
 static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
-		       const struct tm_lb_backend *b, u32 portid, u32 seq,
+		       const struct tm_lb_backend *b,
+		       const struct tm_lb_bk *bk, u32 portid, u32 seq,
 		       int flags, u8 cmd, u64 generation, bool full)
 {
 	u64 c[TM_LBC_MAX];
@@ -113,17 +150,20 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 	    nla_put_u32(skb, TM_A_LB_SYN_TIMEOUT, svc->syn) ||
 	    tm_put_generation(skb, generation))
 		goto nospace;
-	if (svc->hmac && nla_put_u32(skb, TM_A_LB_HMAC_KEY, svc->hmac))
+	if ((svc->hmac && nla_put_u32(skb, TM_A_LB_HMAC_KEY, svc->hmac)) ||
+	    tm_put_health_cfg(skb, svc))
 		goto nospace;
 	if (b && (nla_put_in6_addr(skb, TM_A_LB_BACKEND_SID, &b->sid) ||
 		  nla_put_u32(skb, TM_A_LB_BACKEND_WEIGHT, b->weight)))
+		goto nospace;
+	if (bk && tm_put_health(skb, bk))
 		goto nospace;
 	if (full) {
 		nest = nla_nest_start(skb, TM_A_LB_BACKENDS);
 		if (!nest)
 			goto nospace;
 		for (i = 0; i < svc->nbackends; i++)
-			if (tm_put_backend(skb, &svc->backends[i],
+			if (tm_put_backend(skb, svc, &svc->backends[i],
 					   tm_lb_backend_bk(svc, i)))
 				goto nospace;
 		nla_nest_end(skb, nest);
@@ -151,7 +191,22 @@ void tm_lb_notify(struct net *net, const struct tm_lb_svc *svc,
 
 	if (!skb)
 		return;
-	err = tm_fill_svc(skb, svc, b, 0, 0, 0, cmd, generation, false);
+	err = tm_fill_svc(skb, svc, b, NULL, 0, 0, 0, cmd, generation, false);
+	tm_genl_event_send(net, skb, err);
+}
+
+/* Backend @b of @svc went up or down, as @bk says. */
+void tm_lb_notify_health(struct net *net, const struct tm_lb_svc *svc,
+			 const struct tm_lb_backend *b,
+			 const struct tm_lb_bk *bk, u64 generation)
+{
+	struct sk_buff *skb = tm_genl_event_new(net, NLMSG_GOODSIZE);
+	int err;
+
+	if (!skb)
+		return;
+	err = tm_fill_svc(skb, svc, b, bk, 0, 0, 0, TM_CMD_LB_BACKEND_HEALTH,
+			  generation, false);
 	tm_genl_event_send(net, skb, err);
 }
 
@@ -174,6 +229,44 @@ static int tm_get_unicast(struct genl_info *info, int type,
 static u32 tm_get_u32_or(struct genl_info *info, int type, u32 dflt)
 {
 	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : dflt;
+}
+
+/*
+ * The health checks of a new service into @h: none without
+ * TM_A_LB_HEALTH_INTERVAL (then none of the others may come), else the
+ * defaults for those missing; the policy checked the ranges.
+ */
+static int tm_get_health(struct genl_info *info, struct tm_lb_hc *h)
+{
+	struct nlattr **a = info->attrs;
+
+	h->interval = tm_get_u32_or(info, TM_A_LB_HEALTH_INTERVAL, 0);
+	if (!h->interval) {
+		int t;
+
+		for (t = TM_A_LB_HEALTH_TIMEOUT; t <= TM_A_LB_HEALTH_LISTENER;
+		     t++)
+			if (a[t]) {
+				NL_SET_ERR_MSG_ATTR(info->extack, a[t],
+						    "Health check settings need a health check interval");
+				return -EINVAL;
+			}
+		return 0;
+	}
+	h->timeout = tm_get_u32_or(info, TM_A_LB_HEALTH_TIMEOUT,
+				   min_t(u32, h->interval,
+					 TM_LB_HEALTH_TIMEOUT_DEFAULT));
+	if (h->timeout > h->interval) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_HEALTH_TIMEOUT],
+				    "A probe's timeout cannot exceed the health check interval");
+		return -EINVAL;
+	}
+	h->rise = tm_get_u32_or(info, TM_A_LB_HEALTH_RISE,
+				TM_LB_HEALTH_RISE_DEFAULT);
+	h->fall = tm_get_u32_or(info, TM_A_LB_HEALTH_FALL,
+				TM_LB_HEALTH_FALL_DEFAULT);
+	h->listener = nla_get_flag(a[TM_A_LB_HEALTH_LISTENER]);
+	return 0;
 }
 
 /*
@@ -261,6 +354,9 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	 * hmac-nokey.
 	 */
 	cfg.hmac = tm_get_u32_or(info, TM_A_LB_HMAC_KEY, 0);
+	err = tm_get_health(info, &cfg.health);
+	if (err)
+		return err;
 
 	txn = tm_nl_txn(tn, info);
 	err = PTR_ERR_OR_ZERO(txn);
@@ -316,7 +412,7 @@ int tm_nl_lb_service_get(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	svc = tm_nl_svc(tn, info, NULL);
 	if (svc)
-		err = tm_fill_svc(msg, svc, NULL, info->snd_portid,
+		err = tm_fill_svc(msg, svc, NULL, NULL, info->snd_portid,
 				  info->snd_seq, 0, TM_CMD_LB_SERVICE_GET,
 				  tn->generation, true);
 	else if (!info->attrs[TM_A_LB_NAME])
@@ -348,7 +444,8 @@ int tm_nl_lb_service_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	list_for_each_entry(svc, &tn->lb.svcs, list) {
 		if (i++ < cb->args[0])
 			continue;
-		err = tm_fill_svc(skb, svc, NULL, NETLINK_CB(cb->skb).portid,
+		err = tm_fill_svc(skb, svc, NULL, NULL,
+				  NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, NLM_F_MULTI,
 				  TM_CMD_LB_SERVICE_GET, tn->generation, true);
 		if (err)

@@ -43,6 +43,10 @@
  * nor move a connection's reports.  The HMAC does not cover segments
  * left: the hunt's candidates all check the same one.
  *
+ * A load balancer's health check (tagged PROBE, health.c) is answered
+ * when the SID is bound here: tm_probe_answer() retags it, and End sends
+ * it back.
+ *
  * An SRH that is not well formed (lengths, SL out of range, more than
  * TM_SRH_MAX_SEGS segments, a destination that is not segments[SL]) is
  * dropped and counted.  Packets without an SRH, with an SRH of another
@@ -109,6 +113,72 @@ static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 	}
 }
 
+/* A TCP listener on the VIP and port a probe names (any port: none to ask). */
+static bool tm_probe_listener(struct net *net, struct sk_buff *skb,
+			      const struct tm_srlb_probe *p)
+{
+	struct in6_addr vip;
+
+	if (p->proto != IPPROTO_TCP || !p->port)
+		return true;
+	memcpy(&vip, p->vip, sizeof(vip));
+	/* No packet for a reuseport program to pick by: by the hash. */
+	return inet6_lookup_listener(net, net->ipv4.tcp_death_row.hashinfo,
+				     NULL, 0, &ipv6_hdr(skb)->saddr, 0, &vip,
+				     ntohs(p->port),
+				     skb->dev ? skb->dev->ifindex : 0, 0);
+}
+
+/*
+ * A load balancer's health check at @sid (health.c): retagged answered,
+ * PROBE_OK, or PROBE_NO_LISTENER when it asks for a listener on its VIP
+ * and port and there is none; End then returns it to its last segment,
+ * the LB SID.  Only the probe's own SRH, [LB SID, this SID] at segments
+ * left 1, is answered, and with the SID's HMAC key id only one that
+ * verifies.
+ */
+static unsigned int tm_probe_answer(struct net *net, struct tm_sid *sid,
+				    struct sk_buff *skb)
+{
+	const struct tm_srlb_probe *p;
+	struct ipv6_sr_hdr *srh;
+	unsigned int srhlen;
+	u16 tag = TM_SRLB_TAG_PROBE_OK;
+	u32 hmac;
+	int err;
+
+	srh = (struct ipv6_sr_hdr *)(ipv6_hdr(skb) + 1);
+	if (srh->first_segment != 1 || srh->segments_left != 1 ||
+	    srh->nexthdr != NEXTHDR_NONE)
+		return NF_ACCEPT;
+	srhlen = (srh->hdrlen + 1) << 3;
+	if (!pskb_may_pull(skb, skb_network_offset(skb) +
+			   sizeof(struct ipv6hdr) + srhlen + sizeof(*p))) {
+		tm_sid_count(sid, TM_SIDC_MALFORMED);
+		return NF_DROP;
+	}
+	/* The headers are written: this packet's own, not a clone's. */
+	if (skb_cow(skb, 0))
+		return NF_DROP;
+	srh = (struct ipv6_sr_hdr *)(ipv6_hdr(skb) + 1);
+	hmac = READ_ONCE(sid->hmac);
+	if (hmac) {
+		err = tm_srh_hmac_check(net, srh, &ipv6_hdr(skb)->saddr, hmac);
+		if (err) {
+			tm_sid_count(sid, err == -ENOKEY ? TM_SIDC_HMAC_NOKEY :
+				     TM_SIDC_HMAC_BAD);
+			return NF_DROP;
+		}
+	}
+	p = (const struct tm_srlb_probe *)((const u8 *)srh + srhlen);
+	if ((p->flags & TM_SRLB_PROBE_LISTENER) &&
+	    !tm_probe_listener(net, skb, p))
+		tag = TM_SRLB_TAG_PROBE_NO_LISTENER;
+	/* Not covered by the HMAC: the load balancer's check still holds. */
+	srh->tag = (__force __u16)htons(tag);
+	return NF_ACCEPT;
+}
+
 /* Take the packet: no SRH, destination the VIP, received again. */
 static void tm_take(struct sk_buff *skb, unsigned int srhlen,
 		    const struct in6_addr *vip)
@@ -154,6 +224,8 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 			goto malformed;
 		return NF_ACCEPT;
 	}
+	if (tm_srh_tag(srh) == TM_SRLB_TAG_PROBE)
+		return tm_probe_answer(state->net, sid, skb);
 	if (srh->segments_left < 2 || srh->nexthdr != IPPROTO_TCP)
 		return NF_ACCEPT;
 	srhlen = (srh->hdrlen + 1) << 3;

@@ -730,7 +730,12 @@ static bool tm_lb_svc_same(const struct tm_lb_svc *svc,
 	       svc->k == cfg->k && svc->size == cfg->size &&
 	       svc->max_flows == cfg->max_flows && svc->idle == cfg->idle &&
 	       svc->fin == cfg->fin && svc->syn == cfg->syn &&
-	       svc->hmac == cfg->hmac && svc->affinity == cfg->affinity;
+	       svc->hmac == cfg->hmac && svc->affinity == cfg->affinity &&
+	       svc->health.interval == cfg->health.interval &&
+	       svc->health.timeout == cfg->health.timeout &&
+	       svc->health.rise == cfg->health.rise &&
+	       svc->health.fall == cfg->health.fall &&
+	       svc->health.listener == cfg->health.listener;
 }
 
 /* @svc joins @txn with @op, unless it is there already. */
@@ -836,6 +841,9 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	svc->fin = cfg->fin;
 	svc->syn = cfg->syn;
 	svc->hmac = cfg->hmac;
+	svc->health = cfg->health;
+	svc->net = net;
+	INIT_DELAYED_WORK(&svc->hc_work, tm_lb_health_work);
 	atomic_set(&svc->nflows, 0);
 	INIT_LIST_HEAD(&svc->flows);
 	INIT_LIST_HEAD(&svc->halfopen);
@@ -857,6 +865,7 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	list_add_tail(&svc->list, &lb->svcs);
 	hlist_add_head_rcu(&svc->sid_node, &lb->sid_hash[tm_lb_sid_hash(&svc->sid)]);
 	lb->nsvcs++;
+	tm_lb_health_start(svc);
 	return 0;
 }
 
@@ -895,8 +904,10 @@ static void tm_lb_svcs_gone(struct net *net, struct tm_lb *lb,
 {
 	struct tm_lb_svc *svc, *tmp;
 
-	list_for_each_entry(svc, gone, txn_node)
+	list_for_each_entry(svc, gone, txn_node) {
+		tm_lb_health_stop(svc);
 		tm_lflow_flush(lb, svc);
+	}
 	tm_lb_idle(net, lb);
 	list_for_each_entry_safe(svc, tmp, gone, txn_node) {
 		list_del(&svc->txn_node);
@@ -930,6 +941,7 @@ int tm_lb_svc_del(struct net *net, struct tm_net *tn, struct tm_lb_svc *svc,
 		tm_lb_svc_txn_detach(svc);
 		list_del(&svc->list);
 		tm_lb_svc_unlink(tn, svc);
+		tm_lb_health_stop(svc);
 		tm_lflow_flush(&tn->lb, svc);
 		tm_lb_idle(net, &tn->lb);
 		return 0;
@@ -1000,6 +1012,7 @@ void tm_lb_flush(struct net *net, struct tm_net *tn)
 	list_splice_init(&tn->lb.svcs, &gone);
 	list_for_each_entry(svc, &gone, list) {
 		tm_lb_svc_unlink(tn, svc);
+		tm_lb_health_stop(svc);
 		tm_lflow_flush(&tn->lb, svc);
 	}
 	tm_lb_unhook(net, &tn->lb);
@@ -1038,18 +1051,21 @@ static struct tm_lb_bk *tm_lb_bk_of(const struct tm_lb_svc *svc,
 			return cur->bk[i];
 		}
 	bk = kzalloc(sizeof(*bk), GFP_KERNEL_ACCOUNT);
-	if (bk)
+	if (bk) {
 		refcount_set(&bk->ref, 1);
+		spin_lock_init(&bk->hc_lock);
+	}
 	return bk;
 }
 
 /*
  * Build the table of @n backends @b for @svc; NULL table for none.  Its
  * SIDs are every backend's, its rows those of weight above 0 only: a
- * draining backend is offered no flow, and still takes the reports of
- * those that hunted before (tm_lb_candidate()).  With every backend
- * draining, no row has a candidate and new flows are dropped.  A backend
- * the current table has keeps its figures.
+ * draining backend (or one its health checks found down) is offered no
+ * flow, and still takes the reports of those that hunted before
+ * (tm_lb_candidate()).  With every backend draining, no row has a
+ * candidate and new flows are dropped.  A backend the current table has
+ * keeps its figures and health.
  */
 static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 			   const struct tm_lb_backend *b, u32 n,
@@ -1094,8 +1110,8 @@ static int tm_lb_tab_build(const struct tm_lb_svc *svc,
 		}
 		mb[i].key = (u64)jhash2(w, 4, TM_LB_HASH_SEED) << 32 |
 			    jhash2(w, 4, ~TM_LB_HASH_SEED);
-		mb[i].weight = b[i].weight;
-		weighted += !!b[i].weight;
+		mb[i].weight = tab->bk[i]->down ? 0 : b[i].weight;
+		weighted += !!mb[i].weight;
 	}
 	if (weighted) {
 		err = tm_maglev_build(mb, n, tab->k, tab->size, tab->rows);
@@ -1143,6 +1159,21 @@ static int tm_lb_backends_set(struct tm_lb_svc *svc, struct tm_lb_backend *b,
 	svc->backends = b;
 	svc->nbackends = n;
 	return 0;
+}
+
+/*
+ * A new table of the same backends, for their health changed; under
+ * tm_net.lock.  A transaction changing @svc builds its own at its commit.
+ */
+int tm_lb_tab_rebuild(struct tm_lb_svc *svc)
+{
+	struct tm_lb_backend *b;
+
+	b = kmemdup(svc->backends, svc->nbackends * sizeof(*b),
+		    GFP_KERNEL_ACCOUNT);
+	if (!b)
+		return -ENOMEM;
+	return tm_lb_backends_set(svc, b, svc->nbackends, NULL);
 }
 
 static int tm_lb_backend_index(const struct tm_lb_backend *b, u32 n,
@@ -1380,6 +1411,7 @@ void tm_lb_txn_switch(struct tm_net *tn, struct tm_txn *txn, bool link)
 					   &lb->sid_hash[tm_lb_sid_hash(&svc->sid)]);
 			lb->nsvcs++;
 			lb->npending--;
+			tm_lb_health_start(svc);
 		} else if (svc->txn_op == TM_TXN_SET && svc->txn_changed) {
 			tab = rcu_dereference_protected(svc->tab, true);
 			svc->tab_gen++;

@@ -42,8 +42,9 @@
  * a report never creates a flow.  Any other is refused (counted): dropped,
  * but for a flow not remembered (the table was full, or flushed) whose
  * server is a candidate, which is forwarded without learning anything.
- * Any other packet with an SRH sent to a service's LB SID is dropped and
- * counted malformed; one without an SRH is routed as usual.
+ * A health check of the service coming back (tagged PROBE...) goes to
+ * health.c.  Any other packet with an SRH sent to a service's LB SID is
+ * dropped and counted malformed; one without an SRH is routed as usual.
  *
  * A service with a seg6 HMAC key id signs every SRH it inserts (srh.c),
  * and takes a well-formed report only when its SRH has an HMAC TLV of
@@ -221,6 +222,9 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	if (!svc)
 		return NF_ACCEPT;
 	srh = tm_srh_get(skb, sizeof(*th), &bad);
+	if (srh && tm_srh_tag(srh) >= TM_SRLB_TAG_PROBE &&
+	    tm_srh_tag(srh) <= TM_SRLB_TAG_PROBE_NO_LISTENER)
+		return tm_lb_probe_rcv(state->net, svc, skb);
 	if (!srh || srh->first_segment != 2 || srh->segments_left != 2 ||
 	    tm_srh_tag(srh) != TM_SRLB_TAG_REPORT ||
 	    srh->nexthdr != svc->proto ||

@@ -216,6 +216,16 @@ struct tm_lb_backend {
  * @active: flows whose server it is that the load balancer remembers
  * @learned: flows whose server it became
  * @forced: of those, flows it took as their last candidate
+ * @hc_lock: guards @hc_cookie and @hc_answer, between the health work
+ *	and the answers (health.c)
+ * @hc_cookie: of the probe awaiting its answer, 0: none
+ * @hc_answer: its answer: 0 none yet, else 1 + enum tm_lb_health_why
+ * @down: the health checks took it out of the rows (tm_net.lock)
+ * @why: why its last failed probe failed, enum tm_lb_health_why
+ * @run: probes in a row that disagreed with @down
+ * @probes: probes sent, likewise under tm_net.lock
+ * @failed: probes that failed
+ * @transitions: times it went down or up
  */
 struct tm_lb_bk {
 	refcount_t ref;
@@ -223,6 +233,13 @@ struct tm_lb_bk {
 	atomic_t active;
 	atomic64_t learned;
 	atomic64_t forced;
+	spinlock_t hc_lock;	/* @hc_cookie, @hc_answer */
+	u64 hc_cookie;
+	u8 hc_answer;
+	bool down;
+	u8 why;
+	u32 run;
+	u64 probes, failed, transitions;
 };
 
 /**
@@ -258,6 +275,20 @@ struct tm_lb_tab {
 };
 
 /**
+ * struct tm_lb_hc - a service's health checks (health.c)
+ * @interval: milliseconds between probes, 0: none
+ * @timeout: milliseconds a probe waits for its answer, at most @interval
+ * @rise: answers in a row that bring a backend up
+ * @fall: failures in a row that take it down
+ * @listener: the servers check a listener on the VIP and port
+ */
+struct tm_lb_hc {
+	u32 interval, timeout;
+	u32 rise, fall;
+	bool listener;
+};
+
+/**
  * struct tm_lb_svc - a load-balancer service (lb.c)
  * @list: in tm_lb.svcs (writers, under tm_net.lock)
  * @sid_node: in tm_lb.sid_hash by @sid (RCU)
@@ -277,6 +308,14 @@ struct tm_lb_tab {
  * @syn: timeout of a flow with no server yet, seconds
  * @hmac: seg6 HMAC key id its SRHs are signed with and its reports
  *	checked against, 0: none
+ * @health: its health checks
+ * @net: its namespace, for the health work
+ * @hc_work: sends the probes and judges the answers (health.c)
+ * @hc_next: jiffies of the next probes (tm_net.lock)
+ * @hc_due: jiffies the probes sent wait for their answers until, 0: none
+ *	waits (tm_net.lock)
+ * @hc_stale: the table does not show a backend's health yet (it could
+ *	not be built): the health work tries again
  * @backends: configuration (writers)
  * @nbackends: entries of @backends
  * @tab: the published table, NULL without backends
@@ -314,6 +353,11 @@ struct tm_lb_svc {
 	u32 max_flows;
 	u32 idle, fin, syn;
 	u32 hmac;
+	struct tm_lb_hc health;
+	struct net *net;
+	struct delayed_work hc_work;
+	unsigned long hc_next, hc_due;
+	bool hc_stale;
 	struct tm_lb_backend *backends;
 	u32 nbackends;
 	struct tm_lb_tab __rcu *tab;
@@ -517,6 +561,7 @@ struct tm_lb_cfg {
 	__be16 port;
 	u32 size, max_flows, idle, fin, syn;
 	u32 hmac;
+	struct tm_lb_hc health;
 };
 
 void tm_lb_init(struct tm_lb *lb);
@@ -575,6 +620,14 @@ void tm_lflow_forget(struct tm_lb *lb, struct tm_lflow *f);
 bool tm_lflow_steered(const struct tm_lflow *f);
 void tm_lflow_confirm(struct tm_lb *lb, struct tm_lflow *f);
 void tm_lflow_flush(struct tm_lb *lb, struct tm_lb_svc *svc);
+int tm_lb_tab_rebuild(struct tm_lb_svc *svc);
+
+/* health.c: the load balancer's health checks of its backends */
+void tm_lb_health_work(struct work_struct *work);
+void tm_lb_health_start(struct tm_lb_svc *svc);
+void tm_lb_health_stop(struct tm_lb_svc *svc);
+unsigned int tm_lb_probe_rcv(struct net *net, struct tm_lb_svc *svc,
+			     struct sk_buff *skb);
 
 /* lb_fwd.c: the load balancer's packet path */
 unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,

@@ -297,8 +297,9 @@
  *	TM_LB_CHOICES_DEFAULT),
  *	TM_A_LB_TABLE_SIZE (a prime, default TM_LB_TABLE_SIZE_DEFAULT),
  *	TM_A_LB_MAX_FLOWS, the timeouts (1..TM_LB_TIMEOUT_MAX),
- *	TM_A_LB_AFFINITY (enum tm_lb_affinity, default none) and
- *	TM_A_LB_HMAC_KEY (see "HMAC" below).  EEXIST
+ *	TM_A_LB_AFFINITY (enum tm_lb_affinity, default none),
+ *	TM_A_LB_HMAC_KEY (see "HMAC" below) and the health checks (see
+ *	"Health" below).  EEXIST
  *	for a name or a SID in use, or a VIP another service serves on an
  *	overlapping port (0 overlaps every port); ENOSPC past
  *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.  With
@@ -311,7 +312,9 @@
  *	TM_A_LB_FLOWS and the counters TM_A_LB_HUNTS ... TM_A_LB_MALFORMED,
  *	TM_A_LB_REFUSED, TM_A_LB_EVICTED, TM_A_LB_NS_FULL, TM_A_LB_HMAC_BAD
  *	and TM_A_LB_HMAC_NOKEY.  Each backend comes with its figures since
- *	it was added: TM_A_LB_BACKEND_ACTIVE, _LEARNED and _FORCED.
+ *	it was added: TM_A_LB_BACKEND_ACTIVE, _LEARNED and _FORCED, and,
+ *	with health checks, TM_A_LB_BACKEND_HEALTH, _HEALTH_WHY, _PROBES,
+ *	_PROBES_FAILED and _TRANSITIONS.
  * TM_CMD_LB_BACKEND_NEW, TM_CMD_LB_BACKEND_DEL (do, admin)
  *	Add the server SID TM_A_LB_BACKEND_SID to service TM_A_LB_NAME
  *	with TM_A_LB_BACKEND_WEIGHT (0..TM_LB_WEIGHT_MAX, default 1;
@@ -338,6 +341,31 @@
  * TM_CMD_LB_FLOW_FLUSH (do, admin)
  *	Forget the flows of TM_A_LB_NAME (as a restart of the load balancer
  *	would); their packets then hunt for the server that knows them.
+ * TM_CMD_LB_BACKEND_HEALTH (event only)
+ *	Backend TM_A_LB_BACKEND_SID (with _WEIGHT, _HEALTH and _HEALTH_WHY,
+ *	not nested, as in the other backend events) of TM_A_LB_NAME went up
+ *	or down.
+ *
+ * Health (TM_A_LB_HEALTH_INTERVAL, absent: none): every interval
+ * (milliseconds, TM_LB_HEALTH_INTERVAL_MIN..TM_LB_HEALTH_INTERVAL_MAX),
+ * the load balancer sends each backend a probe through the SRv6 path of
+ * its traffic: from TM_A_LB_SID to the backend's SID, an SRH [LB SID,
+ * backend SID] tagged TM_SRLB_TAG_PROBE (signed with the service's HMAC
+ * key, if any), struct tm_srlb_probe after it (next header 59).  A
+ * server whose module has the SID bound (and, with
+ * TM_A_LB_HEALTH_LISTENER, a TCP listener on the VIP and port) retags it
+ * TM_SRLB_TAG_PROBE_OK, or TM_SRLB_TAG_PROBE_NO_LISTENER, and its End
+ * sends it back to the LB SID; an End without the module sends it back
+ * as it was (the SID is not bound).  No answer within
+ * TM_A_LB_HEALTH_TIMEOUT milliseconds (default
+ * TM_LB_HEALTH_TIMEOUT_DEFAULT, at most the interval) fails too.  Only an
+ * answer that carries the probe's random cookie counts.  After
+ * TM_A_LB_HEALTH_FALL probes failed in a row (default
+ * TM_LB_HEALTH_FALL_DEFAULT) a backend is down: it leaves the table's
+ * rows as a weight of 0 would, and the flows the load balancer steers
+ * to it are forgotten (their packets hunt again); after
+ * TM_A_LB_HEALTH_RISE answered in a row (default
+ * TM_LB_HEALTH_RISE_DEFAULT) it is up again.  A backend starts up.
  *
  * HMAC (TM_A_LB_HMAC_KEY, TM_A_SID_HMAC_KEY): a key id of the namespace's
  * seg6 HMAC keys ("ip sr hmac set KEYID sha256"), which need not exist
@@ -425,6 +453,7 @@ enum tm_cmd {
 	TM_CMD_FLUSH,
 	TM_CMD_TRACE,
 	TM_CMD_LB_BACKEND_SET,
+	TM_CMD_LB_BACKEND_HEALTH,
 
 	__TM_CMD_MAX,
 	TM_CMD_MAX = __TM_CMD_MAX - 1
@@ -560,6 +589,13 @@ enum tm_sid_policy {
 #define TM_LB_FIN_TIMEOUT_DEFAULT	10
 #define TM_LB_SYN_TIMEOUT_DEFAULT	5
 #define TM_LB_TIMEOUT_MAX	86400
+/* Health checks: milliseconds between probes, a probe's timeout; counts. */
+#define TM_LB_HEALTH_INTERVAL_MIN	100
+#define TM_LB_HEALTH_INTERVAL_MAX	3600000
+#define TM_LB_HEALTH_TIMEOUT_DEFAULT	1000
+#define TM_LB_HEALTH_RISE_DEFAULT	2
+#define TM_LB_HEALTH_FALL_DEFAULT	3
+#define TM_LB_HEALTH_COUNT_MAX		100
 
 /*
  * The tag of the SRHs of SRv6 load balancing (in the SRH's 16-bit tag
@@ -577,6 +613,57 @@ enum tm_srlb_tag {
 	TM_SRLB_TAG_REPORT,		/* server to LB: [client, server SID,
 					 * LB SID], a reply of the connection
 					 */
+	TM_SRLB_TAG_PROBE,		/* LB: [LB SID, server SID], a health
+					 * check; back unchanged from an End
+					 * without the module
+					 */
+	TM_SRLB_TAG_PROBE_OK,		/* server: the probe, answered */
+	TM_SRLB_TAG_PROBE_NO_LISTENER,	/* server: the probe, no listener */
+};
+
+/**
+ * struct tm_srlb_probe - what follows the SRH of a health check (next
+ * header 59, no next header), on the wire
+ * @cookie: random, new for each probe; an answer must carry it
+ * @vip: the service's VIP
+ * @port: the service's port, network order (0: any)
+ * @proto: the service's protocol
+ * @flags: TM_SRLB_PROBE_LISTENER: check a listener on @vip and @port
+ * @pad: zero
+ */
+struct tm_srlb_probe {
+	__u64 cookie;
+	__u8 vip[16];
+	__be16 port;
+	__u8 proto;
+	__u8 flags;
+	__u32 pad;
+};
+
+#define TM_SRLB_PROBE_LISTENER	0x01
+
+/* A backend's health (TM_A_LB_BACKEND_HEALTH). */
+enum tm_lb_health {
+	TM_LB_HEALTH_NONE,	/* the service checks none */
+	TM_LB_HEALTH_UP,
+	TM_LB_HEALTH_DOWN,
+
+	__TM_LB_HEALTH_MAX,
+	TM_LB_HEALTH_MAX = __TM_LB_HEALTH_MAX - 1
+};
+
+/* What made the last failed probe fail (TM_A_LB_BACKEND_HEALTH_WHY). */
+enum tm_lb_health_why {
+	TM_LB_HEALTH_WHY_NONE,		/* none failed */
+	TM_LB_HEALTH_WHY_TIMEOUT,	/* no answer in time */
+	TM_LB_HEALTH_WHY_UNBOUND,	/* back from an End without the SID
+					 * bound to the module
+					 */
+	TM_LB_HEALTH_WHY_NO_LISTENER,	/* no listener on the VIP and port */
+	TM_LB_HEALTH_WHY_NO_ROUTE,	/* not sent: no route to the SID */
+
+	__TM_LB_HEALTH_WHY_MAX,
+	TM_LB_HEALTH_WHY_MAX = __TM_LB_HEALTH_WHY_MAX - 1
 };
 
 /*
@@ -818,6 +905,18 @@ enum tm_attr {
 					 * order they are tried
 					 */
 	TM_A_LB_AFFINITY,	/* u8: enum tm_lb_affinity */
+	TM_A_LB_HEALTH_INTERVAL,	/* u32: milliseconds between probes,
+					 * absent: no health checks
+					 */
+	TM_A_LB_HEALTH_TIMEOUT,	/* u32: milliseconds, at most the interval */
+	TM_A_LB_HEALTH_RISE,	/* u32: answers in a row to come up */
+	TM_A_LB_HEALTH_FALL,	/* u32: failures in a row to go down */
+	TM_A_LB_HEALTH_LISTENER,	/* flag: the server checks a listener */
+	TM_A_LB_BACKEND_HEALTH,	/* u8: enum tm_lb_health */
+	TM_A_LB_BACKEND_HEALTH_WHY,	/* u8: enum tm_lb_health_why */
+	TM_A_LB_BACKEND_PROBES,	/* u64: probes sent */
+	TM_A_LB_BACKEND_PROBES_FAILED,	/* u64: probes failed */
+	TM_A_LB_BACKEND_TRANSITIONS,	/* u64: times it went up or down */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
