@@ -59,12 +59,14 @@ enum tm_json_type {
 /*
  * A member of an object: its key, which is also the key of the words it
  * makes, its type, and the text keyword it stands for when it makes the
- * two words "KEYWORD VALUE" (NULL: made by the object's code).
+ * two words "KEYWORD VALUE" (NULL: made by the object's code), the value
+ * followed by @unit if any ("ms": 500 is "500ms").
  */
 struct tm_json_member {
 	const char *name;
 	uint8_t type;		/* enum tm_json_type */
 	const char *keyword;
+	const char *unit;
 };
 
 /* The members of one kind of object, for its messages. */
@@ -134,6 +136,11 @@ enum {
 	TM_JL_FIN_TIMEOUT,
 	TM_JL_SYN_TIMEOUT,
 	TM_JL_HMAC,
+	TM_JL_HEALTH_INTERVAL,
+	TM_JL_HEALTH_TIMEOUT,
+	TM_JL_HEALTH_RISE,
+	TM_JL_HEALTH_FALL,
+	TM_JL_HEALTH_LISTENER,
 	TM_JL_BACKENDS,
 	TM_JL_MAX
 };
@@ -152,6 +159,13 @@ static const struct tm_json_member tm_json_service[TM_JL_MAX] = {
 	[TM_JL_FIN_TIMEOUT] = { "fin_timeout", TM_J_INT, "fin-timeout" },
 	[TM_JL_SYN_TIMEOUT] = { "syn_timeout", TM_J_INT, "syn-timeout" },
 	[TM_JL_HMAC] = { "hmac", TM_J_INT, "hmac" },
+	[TM_JL_HEALTH_INTERVAL] = { "health_interval_ms", TM_J_INT,
+				    "health-interval", "ms" },
+	[TM_JL_HEALTH_TIMEOUT] = { "health_timeout_ms", TM_J_INT,
+				   "health-timeout", "ms" },
+	[TM_JL_HEALTH_RISE] = { "health_rise", TM_J_INT, "health-rise" },
+	[TM_JL_HEALTH_FALL] = { "health_fall", TM_J_INT, "health-fall" },
+	[TM_JL_HEALTH_LISTENER] = { "health_listener", TM_J_BOOL },
 	[TM_JL_BACKENDS] = { "backends", TM_J_ARRAY },
 };
 
@@ -1186,7 +1200,9 @@ static void tm_json_pair(struct tm_json *j, const struct tm_json_member *m,
 	if (!v[i])
 		return;
 	tm_json_word(j, m[i].keyword, m[i].name);
-	tm_json_word(j, v[i]->s, m[i].name);
+	tm_json_word(j, m[i].unit ? tm_json_printf(j, "%s%s", v[i]->s,
+						   m[i].unit) : v[i]->s,
+		     m[i].name);
 }
 
 /* Hand the words made over to batch.c, printed first with -c -e. */
@@ -1283,7 +1299,8 @@ static void tm_json_backend_obj(struct tm_json *j, const char *path,
 
 /*
  * A service, then its backends: "lb service add NAME vip V sid S tcp
- * [port P] [affinity A] [choices K] ... [hmac K]".
+ * [port P] [affinity A] [choices K] ... [hmac K] [health-interval Tms]
+ * ... [health-listener]".
  */
 static void tm_json_service_obj(struct tm_json *j, const char *path,
 				struct tm_json_obj *o, void *arg)
@@ -1318,8 +1335,12 @@ static void tm_json_service_obj(struct tm_json *j, const char *path,
 		tm_json_pair(j, m, v, TM_JL_SID);
 		if (v[TM_JL_PROTO])
 			tm_json_word(j, "tcp", m[TM_JL_PROTO].name);
-		for (k = TM_JL_PORT; k <= TM_JL_HMAC; k++)
+		for (k = TM_JL_PORT; k <= TM_JL_HEALTH_FALL; k++)
 			tm_json_pair(j, m, v, k);
+		if (v[TM_JL_HEALTH_LISTENER] &&
+		    v[TM_JL_HEALTH_LISTENER]->type == JSON_TRUE)
+			tm_json_word(j, "health-listener",
+				     m[TM_JL_HEALTH_LISTENER].name);
 		tm_json_emit(j, path);
 	}
 	if (!v[TM_JL_BACKENDS] || !v[TM_JL_BACKENDS]->json ||

@@ -50,6 +50,40 @@ static const char *tm_lb_affinity_name(uint8_t a)
 		       a);
 }
 
+static const char * const tm_lb_health_names[TM_LB_HEALTH_MAX + 1] = {
+	[TM_LB_HEALTH_NONE] = "none",
+	[TM_LB_HEALTH_UP] = "up",
+	[TM_LB_HEALTH_DOWN] = "down",
+};
+
+static const char * const tm_lb_why_names[TM_LB_HEALTH_WHY_MAX + 1] = {
+	[TM_LB_HEALTH_WHY_NONE] = "none",
+	[TM_LB_HEALTH_WHY_TIMEOUT] = "timeout",
+	[TM_LB_HEALTH_WHY_UNBOUND] = "unbound",
+	[TM_LB_HEALTH_WHY_NO_LISTENER] = "no-listener",
+	[TM_LB_HEALTH_WHY_NO_ROUTE] = "no-route",
+};
+
+/* The health of backend @bt; why its last failed probe failed. */
+static const char *tm_lb_health_name(const struct nlattr **bt)
+{
+	return tm_name(tm_lb_health_names, ARRAY_SIZE(tm_lb_health_names),
+		       tm_attr_u8(bt, TM_A_LB_BACKEND_HEALTH,
+				  TM_LB_HEALTH_NONE));
+}
+
+static uint8_t tm_lb_why(const struct nlattr **bt)
+{
+	return tm_attr_u8(bt, TM_A_LB_BACKEND_HEALTH_WHY,
+			  TM_LB_HEALTH_WHY_NONE);
+}
+
+static const char *tm_lb_why_name(const struct nlattr **bt)
+{
+	return tm_name(tm_lb_why_names, ARRAY_SIZE(tm_lb_why_names),
+		       tm_lb_why(bt));
+}
+
 static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
 	[TM_LB_K_VIP] = { "vip", true },
 	[TM_LB_K_SID] = { "sid", true },
@@ -63,28 +97,58 @@ static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
 	[TM_LB_K_FIN_TIMEOUT] = { "fin-timeout", true },
 	[TM_LB_K_SYN_TIMEOUT] = { "syn-timeout", true },
 	[TM_LB_K_HMAC] = { "hmac", true },
+	[TM_LB_K_HEALTH_INTERVAL] = { "health-interval", true },
+	[TM_LB_K_HEALTH_TIMEOUT] = { "health-timeout", true },
+	[TM_LB_K_HEALTH_RISE] = { "health-rise", true },
+	[TM_LB_K_HEALTH_FALL] = { "health-fall", true },
+	[TM_LB_K_HEALTH_LISTENER] = { "health-listener", false },
+};
+
+/* The types of the numbers of tm_lb_numbers. */
+enum {
+	TM_LB_U32,
+	TM_LB_U8,
+	TM_LB_MS,		/* a u32 of milliseconds, written as a time */
+	TM_LB_FLAG,		/* the keyword alone: 1 when present */
 };
 
 /*
- * The numbers of a service after its port: attribute, range, and the line
- * of lb service show they are printed on (1 or 2).  The keyword is the
- * text's; the JSON key the same with '_'.
+ * The numbers of a service after its port: attribute, type, range, and
+ * the line of lb service show they are printed on (1 to 3).  The keyword
+ * is the text's; the JSON key the same with '_', a time's with "_ms".
  */
 static const struct {
-	uint16_t attr;		/* TM_A_LB_CHOICES is a u8, the others u32 */
-	uint32_t min, max;
+	uint16_t attr;
+	uint8_t type;
 	uint8_t line;
+	uint32_t min, max;
 } tm_lb_numbers[TM_LB_K_MAX] = {
-	[TM_LB_K_CHOICES] = { TM_A_LB_CHOICES, 1, TM_LB_MAX_CHOICES, 1 },
-	[TM_LB_K_TABLE_SIZE] = { TM_A_LB_TABLE_SIZE, 2, TM_LB_TABLE_SIZE_MAX,
-				 1 },
-	[TM_LB_K_MAX_FLOWS] = { TM_A_LB_MAX_FLOWS, 1, TM_LB_MAX_FLOWS_LIMIT,
-				2 },
-	[TM_LB_K_IDLE_TIMEOUT] = { TM_A_LB_IDLE_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
-	[TM_LB_K_FIN_TIMEOUT] = { TM_A_LB_FIN_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
-	[TM_LB_K_SYN_TIMEOUT] = { TM_A_LB_SYN_TIMEOUT, 1, TM_LB_TIMEOUT_MAX, 2 },
+	[TM_LB_K_CHOICES] = { TM_A_LB_CHOICES, TM_LB_U8, 1, 1,
+			      TM_LB_MAX_CHOICES },
+	[TM_LB_K_TABLE_SIZE] = { TM_A_LB_TABLE_SIZE, TM_LB_U32, 1, 2,
+				 TM_LB_TABLE_SIZE_MAX },
+	[TM_LB_K_MAX_FLOWS] = { TM_A_LB_MAX_FLOWS, TM_LB_U32, 2, 1,
+				TM_LB_MAX_FLOWS_LIMIT },
+	[TM_LB_K_IDLE_TIMEOUT] = { TM_A_LB_IDLE_TIMEOUT, TM_LB_U32, 2, 1,
+				   TM_LB_TIMEOUT_MAX },
+	[TM_LB_K_FIN_TIMEOUT] = { TM_A_LB_FIN_TIMEOUT, TM_LB_U32, 2, 1,
+				  TM_LB_TIMEOUT_MAX },
+	[TM_LB_K_SYN_TIMEOUT] = { TM_A_LB_SYN_TIMEOUT, TM_LB_U32, 2, 1,
+				  TM_LB_TIMEOUT_MAX },
 	/* A seg6 HMAC key id ("ip sr hmac"): the kernel's start at 1. */
-	[TM_LB_K_HMAC] = { TM_A_LB_HMAC_KEY, 1, UINT32_MAX, 2 },
+	[TM_LB_K_HMAC] = { TM_A_LB_HMAC_KEY, TM_LB_U32, 2, 1, UINT32_MAX },
+	[TM_LB_K_HEALTH_INTERVAL] = { TM_A_LB_HEALTH_INTERVAL, TM_LB_MS, 3,
+				      TM_LB_HEALTH_INTERVAL_MIN,
+				      TM_LB_HEALTH_INTERVAL_MAX },
+	/* At most the interval, checked after. */
+	[TM_LB_K_HEALTH_TIMEOUT] = { TM_A_LB_HEALTH_TIMEOUT, TM_LB_MS, 3, 1,
+				     TM_LB_HEALTH_INTERVAL_MAX },
+	[TM_LB_K_HEALTH_RISE] = { TM_A_LB_HEALTH_RISE, TM_LB_U32, 3, 1,
+				  TM_LB_HEALTH_COUNT_MAX },
+	[TM_LB_K_HEALTH_FALL] = { TM_A_LB_HEALTH_FALL, TM_LB_U32, 3, 1,
+				  TM_LB_HEALTH_COUNT_MAX },
+	[TM_LB_K_HEALTH_LISTENER] = { TM_A_LB_HEALTH_LISTENER, TM_LB_FLAG, 3,
+				      0, 0 },
 };
 
 /* The counters of a service, in the order they are printed. */
@@ -175,6 +239,34 @@ static int tm_lb_parse_table_size(const struct tm_words *w, int i,
 
 #define TM_LB_SEEN(r, k)	((r)->word[k] >= 0)
 
+/*
+ * The health checks of lb service add: the others need health-interval,
+ * and health-timeout is at most the interval (the kernel checks too).
+ */
+static int tm_lb_health_check(const struct tm_words *w,
+			      const struct tm_lb_req *s)
+{
+	const int interval = TM_LB_K_HEALTH_INTERVAL;
+	const int timeout = TM_LB_K_HEALTH_TIMEOUT;
+	int k;
+
+	if (!TM_LB_SEEN(s, interval)) {
+		for (k = timeout; k <= TM_LB_K_HEALTH_LISTENER; k++)
+			if (TM_LB_SEEN(s, k))
+				return tm_werror(w, s->word[k] -
+						 tm_lb_keywords[k].value,
+						 "%s needs health-interval",
+						 tm_lb_keywords[k].name);
+		return 0;
+	}
+	if (TM_LB_SEEN(s, timeout) && s->val[timeout] > s->val[interval])
+		return tm_werror(w, s->word[timeout],
+				 "bad health-timeout '%s': longer than health-interval '%s'",
+				 w->argv[s->word[timeout]],
+				 w->argv[s->word[interval]]);
+	return 0;
+}
+
 /* "NAME vip ADDR sid LBSID [tcp] [port PORT] ..." of lb service add. */
 static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 {
@@ -215,6 +307,12 @@ static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 		case TM_LB_K_TABLE_SIZE:
 			err = tm_lb_parse_table_size(w, v, &s->val[k]);
 			break;
+		case TM_LB_K_HEALTH_INTERVAL:
+		case TM_LB_K_HEALTH_TIMEOUT:
+			err = tm_parse_ms(w, v, tm_lb_keywords[k].name,
+					  tm_lb_numbers[k].min,
+					  tm_lb_numbers[k].max, &s->val[k]);
+			break;
 		default:
 			err = tm_parse_u32(w, v, tm_lb_keywords[k].name,
 					   tm_lb_numbers[k].min,
@@ -230,7 +328,7 @@ static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 	if (!TM_LB_SEEN(s, TM_LB_K_SID))
 		return tm_werror(w, w->argc,
 				 "missing 'sid LBSID' (the load balancer's own SID)");
-	return 0;
+	return tm_lb_health_check(w, s);
 }
 
 /*
@@ -348,9 +446,11 @@ void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
 		if (!TM_LB_SEEN(r, k))
 			continue;
 		tm_attr_map_add(map, nlh, r->word[k]);
-		if (tm_lb_numbers[k].attr == TM_A_LB_CHOICES)
-			mnl_attr_put_u8(nlh, TM_A_LB_CHOICES,
+		if (tm_lb_numbers[k].type == TM_LB_U8)
+			mnl_attr_put_u8(nlh, tm_lb_numbers[k].attr,
 					(uint8_t)r->val[k]);
+		else if (tm_lb_numbers[k].type == TM_LB_FLAG)
+			mnl_attr_put(nlh, tm_lb_numbers[k].attr, 0, NULL);
 		else
 			mnl_attr_put_u32(nlh, tm_lb_numbers[k].attr,
 					 r->val[k]);
@@ -391,34 +491,54 @@ static uint32_t tm_lb_number(const struct nlattr **tb, int k)
 {
 	const struct nlattr *attr = tb[tm_lb_numbers[k].attr];
 
-	if (tm_lb_numbers[k].attr == TM_A_LB_CHOICES)
+	switch (tm_lb_numbers[k].type) {
+	case TM_LB_U8:
 		return mnl_attr_get_u8(attr);
-	return mnl_attr_get_u32(attr);
+	case TM_LB_FLAG:
+		return 1;
+	default:
+		return mnl_attr_get_u32(attr);
+	}
 }
 
-/* "KEY N" after @sep for the first pair of a line, after a blank else. */
+/* "KEY" after @sep for the first of a line, after a blank else. */
+static void tm_lb_text_key(bool *any, const char *sep, const char *key)
+{
+	printf("%s%s", *any ? " " : sep, key);
+	*any = true;
+}
+
+/* "KEY N", as tm_lb_text_key() places it. */
 static void tm_lb_text_pair(bool *any, const char *sep, const char *key,
 			    unsigned long long val)
 {
-	printf("%s%s %llu", *any ? " " : sep, key, val);
-	*any = true;
+	tm_lb_text_key(any, sep, key);
+	printf(" %llu", val);
 }
 
 /*
  * The numbers of tm_lb_numbers present in tb and printed on @line (0:
- * all), the first after @sep; whether any was.
+ * all), the first after @sep, as lb service add takes them; whether any
+ * was.
  */
 static bool tm_lb_text_numbers(const struct nlattr **tb, unsigned int line,
 			       const char *sep)
 {
 	bool any = false;
+	char buf[16];
 	int k;
 
-	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++)
-		if (tb[tm_lb_numbers[k].attr] &&
-		    (!line || tm_lb_numbers[k].line == line))
-			tm_lb_text_pair(&any, sep, tm_lb_keywords[k].name,
-					tm_lb_number(tb, k));
+	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++) {
+		if (!tb[tm_lb_numbers[k].attr] ||
+		    (line && tm_lb_numbers[k].line != line))
+			continue;
+		tm_lb_text_key(&any, sep, tm_lb_keywords[k].name);
+		if (tm_lb_numbers[k].type == TM_LB_MS)
+			printf(" %s", tm_ms_str(tm_lb_number(tb, k), buf,
+						sizeof(buf)));
+		else if (tm_lb_numbers[k].type != TM_LB_FLAG)
+			printf(" %u", tm_lb_number(tb, k));
+	}
 	return any;
 }
 
@@ -447,14 +567,21 @@ static void tm_lb_each_backend(const struct nlattr **tb,
 	}
 }
 
-/* The figures of a backend: their keyword (JSON key) and attribute. */
+/*
+ * The figures of a backend: their keyword (and JSON key, unless it has
+ * its own) and attribute; the last three with health checks only.
+ */
 static const struct {
 	const char *name;
 	uint16_t attr;		/* TM_A_LB_BACKEND_ACTIVE is a u32 */
+	const char *key;
 } tm_lb_backend_figures[] = {
-	{ "flows", TM_A_LB_BACKEND_ACTIVE },
-	{ "learned", TM_A_LB_BACKEND_LEARNED },
-	{ "forced", TM_A_LB_BACKEND_FORCED },
+	{ "flows", TM_A_LB_BACKEND_ACTIVE, NULL },
+	{ "learned", TM_A_LB_BACKEND_LEARNED, NULL },
+	{ "forced", TM_A_LB_BACKEND_FORCED, NULL },
+	{ "probes", TM_A_LB_BACKEND_PROBES, NULL },
+	{ "failed", TM_A_LB_BACKEND_PROBES_FAILED, "probes-failed" },
+	{ "transitions", TM_A_LB_BACKEND_TRANSITIONS, NULL },
 };
 
 static uint64_t tm_lb_backend_figure(const struct nlattr **bt, unsigned int k)
@@ -474,7 +601,22 @@ static const char *tm_lb_backend_state(const struct nlattr **bt)
 							      "active";
 }
 
-/* A backend line; *@figures: with its state and counters. */
+/* " up|down [why WHY]": a backend's health, why a probe failed if one did. */
+static void tm_lb_health_text(const struct nlattr **bt)
+{
+	printf(" %s", tm_lb_health_name(bt));
+	if (tm_lb_why(bt) != TM_LB_HEALTH_WHY_NONE)
+		printf(" why %s", tm_lb_why_name(bt));
+}
+
+/* The same as the keys health and health_why. */
+static void tm_lb_health_fields(const struct nlattr **bt)
+{
+	tm_out_str("health", tm_lb_health_name(bt));
+	tm_out_str("health-why", tm_lb_why_name(bt));
+}
+
+/* A backend line; *@figures: with its state, health and counters. */
 static void tm_lb_backend_line(const struct nlattr **tb,
 			       const struct nlattr **bt, void *figures)
 {
@@ -488,6 +630,10 @@ static void tm_lb_backend_line(const struct nlattr **tb,
 		       mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
 	if (*(bool *)figures) {
 		printf(" state %s", tm_lb_backend_state(bt));
+		if (bt[TM_A_LB_BACKEND_HEALTH]) {
+			fputs(" health", stdout);
+			tm_lb_health_text(bt);
+		}
 		for (k = 0; k < ARRAY_SIZE(tm_lb_backend_figures); k++)
 			if (bt[tm_lb_backend_figures[k].attr])
 				printf(" %s %" PRIu64,
@@ -497,7 +643,7 @@ static void tm_lb_backend_line(const struct nlattr **tb,
 	putchar('\n');
 }
 
-/* A backend object; *@figures: with its state and counters. */
+/* A backend object; *@figures: with its state, health and counters. */
 static void tm_lb_backend_object(const struct nlattr **tb,
 				 const struct nlattr **bt, void *figures)
 {
@@ -512,9 +658,12 @@ static void tm_lb_backend_object(const struct nlattr **tb,
 			   mnl_attr_get_u32(bt[TM_A_LB_BACKEND_WEIGHT]));
 	if (*(bool *)figures) {
 		tm_out_str("state", tm_lb_backend_state(bt));
+		if (bt[TM_A_LB_BACKEND_HEALTH])
+			tm_lb_health_fields(bt);
 		for (k = 0; k < ARRAY_SIZE(tm_lb_backend_figures); k++)
 			if (bt[tm_lb_backend_figures[k].attr])
-				tm_out_u64(tm_lb_backend_figures[k].name,
+				tm_out_u64(tm_lb_backend_figures[k].key ?:
+					   tm_lb_backend_figures[k].name,
 					   tm_lb_backend_figure(bt, k));
 	}
 	tm_out_end_object();
@@ -526,9 +675,12 @@ static void tm_lb_backend_object(const struct nlattr **tb,
  *		table-size N
  *		max-flows N idle-timeout S fin-timeout S syn-timeout S
  *		[hmac KEYID]
- *		backend SID weight W [state STATE flows N learned N forced N]
- *						(one per backend; the figures
- *						unless -s)
+ *		[health-interval T health-timeout T health-rise N
+ *		health-fall N [health-listener]]
+ *		backend SID weight W [state STATE [health up|down [why WHY]]
+ *		flows N learned N forced N [probes N failed N transitions N]]
+ *						(one per backend; the state
+ *						and figures unless -s)
  *		flows N hunts N ... ns-full N	(unless -s)
  */
 static void tm_lb_service_block(const struct nlattr **tb, bool counters)
@@ -553,6 +705,8 @@ static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 	putchar('\n');
 	if (tm_lb_text_numbers(tb, 2, "\t"))
 		putchar('\n');
+	if (tm_lb_text_numbers(tb, 3, "\t"))
+		putchar('\n');
 	tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], &counters,
 			   tm_lb_backend_line);
 	if (!counters)
@@ -575,7 +729,7 @@ static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 static void tm_lb_fields(const struct nlattr **tb, bool counters,
 			 bool backends)
 {
-	char buf[INET6_ADDRSTRLEN], pbuf[8];
+	char buf[INET6_ADDRSTRLEN], pbuf[8], key[32];
 	unsigned int k;
 
 	tm_out_str("name", tm_lb_name(tb, NULL));
@@ -592,10 +746,20 @@ static void tm_lb_fields(const struct nlattr **tb, bool counters,
 					     sizeof(buf)));
 	if (tb[TM_A_LB_AFFINITY])
 		tm_out_str("affinity", tm_lb_affinity_name(tm_lb_affinity(tb)));
-	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++)
-		if (tb[tm_lb_numbers[k].attr])
-			tm_out_u64(tm_lb_keywords[k].name,
-				   tm_lb_number(tb, k));
+	for (k = TM_LB_K_CHOICES; k < TM_LB_K_MAX; k++) {
+		/* A flag, with the health checks: false when absent. */
+		if (tm_lb_numbers[k].type == TM_LB_FLAG) {
+			if (tb[TM_A_LB_HEALTH_INTERVAL])
+				tm_out_bool(tm_lb_keywords[k].name,
+					    tb[tm_lb_numbers[k].attr]);
+			continue;
+		}
+		if (!tb[tm_lb_numbers[k].attr])
+			continue;
+		snprintf(key, sizeof(key), "%s%s", tm_lb_keywords[k].name,
+			 tm_lb_numbers[k].type == TM_LB_MS ? "-ms" : "");
+		tm_out_u64(key, tm_lb_number(tb, k));
+	}
 	if (tb[TM_A_LB_BACKENDS] || backends) {
 		tm_out_begin_array("backends");
 		tm_lb_each_backend(tb, tb[TM_A_LB_BACKENDS], &counters,
@@ -644,9 +808,9 @@ void tm_lb_backend_text(const struct nlattr **tb, const char *verb)
 	printf("lb backend %s ", verb);
 	tm_print_word(stdout, tm_lb_name(tb, NULL));
 	printf(" %s", tm_lb_addr(tb[TM_A_LB_BACKEND_SID], buf, sizeof(buf)));
-	if (!strcmp(verb, "del"))
-		return;
-	if (tb[TM_A_LB_BACKEND_WEIGHT])
+	if (!strcmp(verb, "health"))
+		tm_lb_health_text(tb);
+	else if (strcmp(verb, "del") && tb[TM_A_LB_BACKEND_WEIGHT])
 		printf(" weight %u",
 		       mnl_attr_get_u32(tb[TM_A_LB_BACKEND_WEIGHT]));
 }
@@ -690,6 +854,8 @@ void tm_lb_backend_fields(const struct nlattr **tb)
 	if (tb[TM_A_LB_BACKEND_WEIGHT])
 		tm_out_u64("weight",
 			   mnl_attr_get_u32(tb[TM_A_LB_BACKEND_WEIGHT]));
+	if (tb[TM_A_LB_BACKEND_HEALTH])
+		tm_lb_health_fields(tb);
 }
 
 static int tm_lb_service_cb(const struct nlmsghdr *nlh, void *data)

@@ -60,6 +60,10 @@ enum tm_metric {
 	TM_M_LB_BACKEND_ACTIVE,
 	TM_M_LB_BACKEND_LEARNED,
 	TM_M_LB_BACKEND_FORCED,
+	TM_M_LB_BACKEND_UP,
+	TM_M_LB_BACKEND_PROBES,
+	TM_M_LB_BACKEND_PROBES_FAILED,
+	TM_M_LB_BACKEND_TRANSITIONS,
 	TM_M_LB_FLOWS,
 	TM_M_LB_MAX_FLOWS,
 	TM_M_LB_HUNTS,
@@ -149,6 +153,14 @@ static const struct tm_prom_family tm_metric_families[TM_M_MAX] = {
 		   "Flows whose server the backend became since it was added."),
 	TM_COUNTER(TM_M_LB_BACKEND_FORCED, "lb_backend_forced",
 		   "Flows the backend took as their last candidate."),
+	TM_GAUGE(TM_M_LB_BACKEND_UP, "lb_backend_up",
+		 "1 when the backend's health checks find it up, 0 when down."),
+	TM_COUNTER(TM_M_LB_BACKEND_PROBES, "lb_backend_probes",
+		   "Health check probes sent to the backend."),
+	TM_COUNTER(TM_M_LB_BACKEND_PROBES_FAILED, "lb_backend_probes_failed",
+		   "Health check probes of the backend that failed."),
+	TM_COUNTER(TM_M_LB_BACKEND_TRANSITIONS, "lb_backend_transitions",
+		   "Times the backend went down or up."),
 	TM_GAUGE(TM_M_LB_FLOWS, "lb_flows", "Flows the service remembers."),
 	TM_GAUGE(TM_M_LB_MAX_FLOWS, "lb_max_flows",
 		 "Flows the service may remember (max-flows)."),
@@ -206,6 +218,15 @@ static const struct tm_metric_attr tm_sid_counters[] = {
 	{ TM_A_SID_REPORTS, TM_M_SID_REPORTS },
 	{ TM_A_SID_HMAC_BAD, TM_M_SID_HMAC_BAD },
 	{ TM_A_SID_HMAC_NOKEY, TM_M_SID_HMAC_NOKEY },
+};
+
+/* A backend's; the last three with health checks only. */
+static const struct tm_metric_attr tm_lb_backend_counters[] = {
+	{ TM_A_LB_BACKEND_LEARNED, TM_M_LB_BACKEND_LEARNED },
+	{ TM_A_LB_BACKEND_FORCED, TM_M_LB_BACKEND_FORCED },
+	{ TM_A_LB_BACKEND_PROBES, TM_M_LB_BACKEND_PROBES },
+	{ TM_A_LB_BACKEND_PROBES_FAILED, TM_M_LB_BACKEND_PROBES_FAILED },
+	{ TM_A_LB_BACKEND_TRANSITIONS, TM_M_LB_BACKEND_TRANSITIONS },
 };
 
 static const struct tm_metric_attr tm_lb_counters[] = {
@@ -479,7 +500,10 @@ int tm_metrics_sid_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* The backends of service @l[0]: their weights and figures, and how many. */
+/*
+ * The backends of service @l[0]: their weights, figures and health, and
+ * how many.
+ */
 static void tm_m_backends(struct tm_metrics *m, const struct nlattr *nest,
 			  const struct tm_prom_label *l)
 {
@@ -504,12 +528,12 @@ static void tm_m_backends(struct tm_metrics *m, const struct nlattr *nest,
 				 bt[TM_A_LB_BACKEND_WEIGHT]);
 			tm_m_u32(m, TM_M_LB_BACKEND_ACTIVE, bl, 2,
 				 bt[TM_A_LB_BACKEND_ACTIVE]);
-			if (bt[TM_A_LB_BACKEND_LEARNED])
-				tm_m_sample(m, TM_M_LB_BACKEND_LEARNED, bl, 2,
-					    mnl_attr_get_u64(bt[TM_A_LB_BACKEND_LEARNED]));
-			if (bt[TM_A_LB_BACKEND_FORCED])
-				tm_m_sample(m, TM_M_LB_BACKEND_FORCED, bl, 2,
-					    mnl_attr_get_u64(bt[TM_A_LB_BACKEND_FORCED]));
+			if (bt[TM_A_LB_BACKEND_HEALTH])
+				tm_m_sample(m, TM_M_LB_BACKEND_UP, bl, 2,
+					    mnl_attr_get_u8(bt[TM_A_LB_BACKEND_HEALTH]) ==
+					    TM_LB_HEALTH_UP);
+			tm_m_counters(m, bt, tm_lb_backend_counters,
+				      ARRAY_SIZE(tm_lb_backend_counters), bl, 2);
 		}
 	}
 	tm_m_sample(m, TM_M_LB_BACKENDS, l, 1, n);

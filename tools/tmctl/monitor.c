@@ -3,8 +3,9 @@
  * tmctl monitor: print the events of the module's "events" multicast group
  * until interrupted, one line each.  Text lines are commands in tmctl's
  * own syntax ("rule add ...", "table del ...", "sid add ...", "lb service
- * add ...", "lb backend del ...") followed by
- * a comment with the generation; commits are comment lines.  With -j, one
+ * add ...", "lb backend del ...", and "lb backend health NAME SID down
+ * why timeout" for a backend that went up or down) followed by a comment
+ * with the generation; commits are comment lines.  With -j, one
  * JSON object per line with an "event" key.
  *
  * tmctl monitor trace: the "trace" group instead, a line per packet a rule
@@ -36,6 +37,7 @@ static const char * const tm_event_names[TM_CMD_MAX + 1] = {
 	[TM_CMD_LB_BACKEND_NEW] = "lb-backend-new",
 	[TM_CMD_LB_BACKEND_DEL] = "lb-backend-del",
 	[TM_CMD_LB_BACKEND_SET] = "lb-backend-set",
+	[TM_CMD_LB_BACKEND_HEALTH] = "lb-backend-health",
 	[TM_CMD_TRACE] = "trace",
 };
 
@@ -268,6 +270,9 @@ static void tm_event_text(const struct nlattr **tb, uint8_t cmd)
 	case TM_CMD_LB_BACKEND_SET:
 		tm_lb_backend_text(tb, "set");
 		break;
+	case TM_CMD_LB_BACKEND_HEALTH:
+		tm_lb_backend_text(tb, "health");
+		break;
 	default:
 		printf("# event %u", cmd);
 		break;
@@ -314,6 +319,7 @@ static void tm_event_json(const struct nlattr **tb, uint8_t cmd)
 	case TM_CMD_LB_BACKEND_NEW:
 	case TM_CMD_LB_BACKEND_DEL:
 	case TM_CMD_LB_BACKEND_SET:
+	case TM_CMD_LB_BACKEND_HEALTH:
 		tm_lb_backend_fields(tb);
 		break;
 	case TM_CMD_TRACE:

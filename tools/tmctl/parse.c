@@ -329,6 +329,40 @@ int tm_parse_s32(const struct tm_words *w, int i, const char *what,
 	return 0;
 }
 
+const char *tm_ms_str(uint32_t ms, char *buf, size_t len)
+{
+	if (ms % 1000)
+		snprintf(buf, len, "%ums", ms);
+	else
+		snprintf(buf, len, "%us", ms / 1000);
+	return buf;
+}
+
+int tm_parse_ms(const struct tm_words *w, int i, const char *what,
+		uint32_t min, uint32_t max, uint32_t *ms)
+{
+	const char *arg = w->argv[i];
+	size_t n = strspn(arg, "0123456789");
+	const char *unit = arg + n;
+	char lo[16], hi[16];
+	uint64_t v = 0;
+	size_t k;
+
+	/* Digits past max stop: v stays above it, and far from overflow. */
+	for (k = 0; k < n && v <= max; k++)
+		v = 10 * v + (uint64_t)(arg[k] - '0');
+	if (!*unit || !strcmp(unit, "s"))
+		v *= 1000;
+	else if (strcmp(unit, "ms"))
+		n = 0;
+	if (!n || v < min || v > max)
+		return tm_werror(w, i, "bad %s '%s' (expected %s..%s)", what,
+				 arg, tm_ms_str(min, lo, sizeof(lo)),
+				 tm_ms_str(max, hi, sizeof(hi)));
+	*ms = (uint32_t)v;
+	return 0;
+}
+
 int tm_parse_table(const struct tm_words *w, int i)
 {
 	if (i >= w->argc)

@@ -24,6 +24,7 @@ case "$*" in
 "lb service list" | "-n blue lb service list")
 	echo "service web vip 2001:db8::80 tcp port 80 sid fc00:ff::1 choices 2 table-size 65537"
 	printf '\tmax-flows 1048576 idle-timeout 40 fin-timeout 10 syn-timeout 5\n'
+	printf '\thealth-interval 1s health-timeout 500ms health-rise 2 health-fall 3\n'
 	printf '\tbackend fc00:1::100 weight 1\n'
 	printf '\tflows 0 hunts 0 recoveries 0 steered 0 reports 0 learned 0 expired 0 full 0 dropped 0 too-big 0 malformed 0\n'
 	echo "service dns vip 2001:db8::53 tcp port any sid fc00:ff::2 choices 2 table-size 65537"
@@ -159,7 +160,12 @@ expect "tmctl -n blue lb service show d" "dns"
 expect "tmctl lb service list " ""
 expect "tmctl lb service add " ""
 expect "tmctl lb service add web " \
-	"vip sid tcp port affinity choices table-size max-flows idle-timeout fin-timeout syn-timeout hmac"
+	"vip sid tcp port affinity choices table-size max-flows idle-timeout fin-timeout syn-timeout hmac health-interval health-timeout health-rise health-fall health-listener"
+expect "tmctl lb service add web h" \
+	"hmac health-interval health-timeout health-rise health-fall health-listener"
+expect "tmctl lb service add web health-interval " ""
+expect "tmctl lb service add web health-interval 1s health-l" "health-listener"
+expect "tmctl lb service add web health-listener health-r" "health-rise"
 expect "tmctl lb service add web affinity " "none src"
 expect "tmctl lb service add web affinity s" "src"
 expect "tmctl lb service add web vip " ""

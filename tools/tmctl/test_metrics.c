@@ -12,7 +12,8 @@
  * The replies have what the kernel sends and what it may: names and
  * comments with a double quote, a backslash, a newline and bytes that are
  * not UTF-8, a counter at 2^64 - 1, an empty comment, an object given
- * twice (a dump the kernel restarted).  test_metrics.sh compares the
+ * twice (a dump the kernel restarted), backends with health checks, up
+ * and down.  test_metrics.sh compares the
  * output with the one expected and checks it with promtool.
  */
 #include <arpa/inet.h>
@@ -186,6 +187,18 @@ static void tm_service(struct tm_metrics *m, const char *name, int backends)
 			snprintf(sid, sizeof(sid), "fc00:%u::100", i);
 			tm_put_addr(nlh, TM_A_LB_BACKEND_SID, sid);
 			mnl_attr_put_u32(nlh, TM_A_LB_BACKEND_WEIGHT, i);
+			/* Health checks: the first up, the others down. */
+			mnl_attr_put_u8(nlh, TM_A_LB_BACKEND_HEALTH,
+					i == 1 ? TM_LB_HEALTH_UP :
+						 TM_LB_HEALTH_DOWN);
+			mnl_attr_put_u8(nlh, TM_A_LB_BACKEND_HEALTH_WHY,
+					i == 1 ? TM_LB_HEALTH_WHY_NONE :
+						 TM_LB_HEALTH_WHY_TIMEOUT);
+			mnl_attr_put_u64(nlh, TM_A_LB_BACKEND_PROBES, 50 * i);
+			mnl_attr_put_u64(nlh, TM_A_LB_BACKEND_PROBES_FAILED,
+					 3 * (i - 1));
+			mnl_attr_put_u64(nlh, TM_A_LB_BACKEND_TRANSITIONS,
+					 i - 1);
 			mnl_attr_nest_end(nlh, b);
 		}
 		mnl_attr_nest_end(nlh, nest);

@@ -259,6 +259,22 @@ tuplemerge_lb_backends{service="a\"b"} 0
 # TYPE tuplemerge_lb_backend_weight gauge
 tuplemerge_lb_backend_weight{service="web",backend="fc00:1::100"} 1
 tuplemerge_lb_backend_weight{service="web",backend="fc00:2::100"} 2
+# HELP tuplemerge_lb_backend_up 1 when the backend's health checks find it up, 0 when down.
+# TYPE tuplemerge_lb_backend_up gauge
+tuplemerge_lb_backend_up{service="web",backend="fc00:1::100"} 1
+tuplemerge_lb_backend_up{service="web",backend="fc00:2::100"} 0
+# HELP tuplemerge_lb_backend_probes_total Health check probes sent to the backend.
+# TYPE tuplemerge_lb_backend_probes_total counter
+tuplemerge_lb_backend_probes_total{service="web",backend="fc00:1::100"} 50
+tuplemerge_lb_backend_probes_total{service="web",backend="fc00:2::100"} 100
+# HELP tuplemerge_lb_backend_probes_failed_total Health check probes of the backend that failed.
+# TYPE tuplemerge_lb_backend_probes_failed_total counter
+tuplemerge_lb_backend_probes_failed_total{service="web",backend="fc00:1::100"} 0
+tuplemerge_lb_backend_probes_failed_total{service="web",backend="fc00:2::100"} 3
+# HELP tuplemerge_lb_backend_transitions_total Times the backend went down or up.
+# TYPE tuplemerge_lb_backend_transitions_total counter
+tuplemerge_lb_backend_transitions_total{service="web",backend="fc00:1::100"} 0
+tuplemerge_lb_backend_transitions_total{service="web",backend="fc00:2::100"} 1
 # HELP tuplemerge_lb_flows Flows the service remembers.
 # TYPE tuplemerge_lb_flows gauge
 tuplemerge_lb_flows{service="web"} 8

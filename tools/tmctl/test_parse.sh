@@ -201,6 +201,8 @@ lb backend del web fc00:1::100
 lb service del web
 lb ser a dns vip fd00:100::53 sid fd00:1b::2
 lb b a dns fc00:4::100
+lb service add api vip fd00:100::2 sid fd00:1b::3 health-interval 2s \
+	health-timeout 500ms health-rise 3 health-fall 2 health-listener
 table add lbt family ip6 hook prerouting
 rule add lbt dst fd00:100::53 proto tcp dport 53 lb dns
 EOF
@@ -224,6 +226,8 @@ lb service del web extra
 lb backend set web fc00::1
 lb service add web vip fd00::1 sid 10.0.0.1
 flush ruleset now
+lb service add web vip fd00::1 sid fd00::2 health-rise 2
+lb service add web vip fd00::1 sid fd00::2 health-interval 1 health-timeout 1001ms
 EOF
 cat > badobjects.expect <<'EOF'
 badobjects.batch:1:5: error: 'load' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
@@ -241,6 +245,8 @@ badobjects.batch:12:20: error: unexpected 'extra'
 badobjects.batch:13:27: error: missing 'weight W' (0 drains the backend)
 badobjects.batch:14:36: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
 badobjects.batch:15:15: error: unexpected 'now'
+badobjects.batch:16:44: error: health-rise needs health-interval
+badobjects.batch:17:77: error: bad health-timeout '1001ms': longer than health-interval '1'
 EOF
 check "bad SID and service lines in a batch file" 1 \
 	"$(cat badobjects.expect)" -c -f badobjects.batch
@@ -421,6 +427,8 @@ cat > good.json <<'EOF'
 		 "choices": 3,
 		 "table_size": 251, "max_flows": 1000, "idle_timeout": 60,
 		 "fin_timeout": 5, "syn_timeout": 2, "hmac": 9,
+		 "health_interval_ms": 1500, "health_timeout_ms": 500,
+		 "health_rise": 2, "health_fall": 3, "health_listener": true,
 		 "backends": [
 			{"sid": "fc00:1::100", "weight": 1},
 			{"sid": "fc00:2::100", "weight": 3},
@@ -485,7 +493,7 @@ sid add fc00:1::100 accept policy always
 sid add fc00:2::100 accept policy never
 sid add fc00:3::100 accept policy conns 8 hmac 7
 sid add fc00:4::100 accept policy backlog 4
-lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 affinity src choices 3 table-size 251 max-flows 1000 idle-timeout 60 fin-timeout 5 syn-timeout 2 hmac 9
+lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 affinity src choices 3 table-size 251 max-flows 1000 idle-timeout 60 fin-timeout 5 syn-timeout 2 hmac 9 health-interval 1500ms health-timeout 500ms health-rise 2 health-fall 3 health-listener
 lb backend add web fc00:1::100 weight 1
 lb backend add web fc00:2::100 weight 3
 lb backend add web fc00:3::100 weight 65535
@@ -764,6 +772,12 @@ same_error "service port" "lb service add web vip fd00::1 sid fd00::2 port 65536
 	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "port": 65536}]}'
 same_error "service name" "lb service add abcdefghijklmnopqrstuvwxyz012345 vip fd00::1 sid fd00::2" \
 	'{"services": [{"name": "abcdefghijklmnopqrstuvwxyz012345", "vip": "fd00::1", "sid": "fd00::2"}]}'
+same_error "health interval" "lb service add web vip fd00::1 sid fd00::2 health-interval 50ms" \
+	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "health_interval_ms": 50}]}'
+same_error "health timeout" "lb service add web vip fd00::1 sid fd00::2 health-interval 1000ms health-timeout 1001ms" \
+	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "health_interval_ms": 1000, "health_timeout_ms": 1001}]}'
+same_error "health listener alone" "lb service add web vip fd00::1 sid fd00::2 health-listener" \
+	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "health_listener": true}]}'
 same_error "backend weight" "lb backend add web fc00::1 weight 65536" \
 	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "backends": [{"sid": "fc00::1", "weight": 65536}]}]}'
 same_error "a set's port" "rule add t dport { 22, 65536 } drop" \
@@ -1057,6 +1071,48 @@ bad "lb service add, hmac 0" "lb service add: bad hmac '0' (expected 1..42949672
 	lb service add web "${lbs[@]}" hmac 0
 ok "lb service add, abbreviated" lb s a web vi 2001:db8::80 si fc00:ff::1 \
 	tc po 443 c 2 ta 65537 m 100 i 1 fin 1 sy 1
+ok "lb service add, health checks" lb service add web "${lbs[@]}" \
+	health-interval 1s health-timeout 500ms health-rise 2 health-fall 3 \
+	health-listener
+ok "lb service add, health-interval alone" lb service add web "${lbs[@]}" \
+	health-interval 2
+ok "lb service add, health limits" lb service add web "${lbs[@]}" \
+	health-interval 100ms health-timeout 1ms health-rise 1 health-fall 100
+ok "lb service add, health limits, high" lb service add web "${lbs[@]}" \
+	health-interval 3600s health-timeout 3600000ms health-rise 100 \
+	health-fall 1
+ok "lb service add, health abbreviated" lb s a web "${lbs[@]}" \
+	health-i 1s health-t 1s health-r 1 health-f 1 health-l
+bad "lb, health-interval too short" "lb service add: bad health-interval '99ms' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 99ms
+bad "lb, health-interval too long" "lb service add: bad health-interval '3601' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 3601
+bad "lb, health-interval 0" "lb service add: bad health-interval '0s' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 0s
+bad "lb, health-interval unit" "lb service add: bad health-interval '1m' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 1m
+bad "lb, health-interval fraction" "lb service add: bad health-interval '1.5s' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 1.5s
+bad "lb, health-interval no digits" "lb service add: bad health-interval 'ms' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval ms
+bad "lb, health-interval huge" "lb service add: bad health-interval '18446744073709551616s' (expected 100ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 18446744073709551616s
+bad "lb, health-timeout 0" "lb service add: bad health-timeout '0ms' (expected 1ms..3600s)" \
+	lb service add web "${lbs[@]}" health-interval 1s health-timeout 0ms
+bad "lb, health-timeout past the interval" "lb service add: bad health-timeout '2s': longer than health-interval '1500ms'" \
+	lb service add web "${lbs[@]}" health-interval 1500ms health-timeout 2s
+bad "lb, health-rise 0" "lb service add: bad health-rise '0' (expected 1..100)" \
+	lb service add web "${lbs[@]}" health-interval 1s health-rise 0
+bad "lb, health-fall 101" "lb service add: bad health-fall '101' (expected 1..100)" \
+	lb service add web "${lbs[@]}" health-interval 1s health-fall 101
+bad "lb, health-timeout alone" "lb service add: health-timeout needs health-interval" \
+	lb service add web "${lbs[@]}" health-timeout 1s
+bad "lb, health-listener alone" "lb service add: health-listener needs health-interval" \
+	lb service add web "${lbs[@]}" health-listener
+bad "lb, health-listener twice" "lb service add: health-listener given twice" \
+	lb service add web "${lbs[@]}" health-interval 1 health-listener health-l
+bad "lb, ambiguous health keyword" "lb service add: ambiguous keyword 'health' (health-interval, health-timeout, health-rise, health-fall, health-listener)" \
+	lb service add web "${lbs[@]}" health 1s
 ok "lb service add, longest name" lb service add \
 	abcdefghijklmnopqrstuvwxyz01234 "${lbs[@]}"
 ok "lb service del" lb service del web

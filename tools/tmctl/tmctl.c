@@ -86,6 +86,9 @@ void tm_usage(FILE *f)
 		"                 [table-size N] [max-flows N]\n"
 		"                 [idle-timeout SEC] [fin-timeout SEC]\n"
 		"                 [syn-timeout SEC] [hmac KEYID]\n"
+		"                 [health-interval TIME [health-timeout TIME]\n"
+		"                  [health-rise N] [health-fall N]\n"
+		"                  [health-listener]]\n"
 		"  lb service del NAME\n"
 		"  lb service show [NAME]             (also: lb service list)\n"
 		"  lb backend add NAME SID [weight W]\n"
@@ -99,12 +102,20 @@ void tm_usage(FILE *f)
 		"  table-size %u (a prime, up to %u),\n"
 		"  max-flows %u (up to %u), idle-timeout %u, fin-timeout %u,\n"
 		"  syn-timeout %u (seconds), weight 1 (1..65535)\n"
+		"  Health checks (none without health-interval): TIME is N or Ns\n"
+		"  (seconds) or Nms; health-interval %ums..%us, health-timeout\n"
+		"  1ms..the interval (default %us, or the interval if shorter),\n"
+		"  health-rise %u, health-fall %u (1..%u)\n"
 		"  Rules send packets to a service with the action 'lb NAME'.\n"
 		"\n",
 		TM_LB_MAX_CHOICES, TM_LB_TABLE_SIZE_DEFAULT, TM_LB_TABLE_SIZE_MAX,
 		TM_LB_MAX_FLOWS_DEFAULT, TM_LB_MAX_FLOWS_LIMIT,
 		TM_LB_IDLE_TIMEOUT_DEFAULT, TM_LB_FIN_TIMEOUT_DEFAULT,
-		TM_LB_SYN_TIMEOUT_DEFAULT);
+		TM_LB_SYN_TIMEOUT_DEFAULT, TM_LB_HEALTH_INTERVAL_MIN,
+		TM_LB_HEALTH_INTERVAL_MAX / 1000,
+		TM_LB_HEALTH_TIMEOUT_DEFAULT / 1000,
+		TM_LB_HEALTH_RISE_DEFAULT, TM_LB_HEALTH_FALL_DEFAULT,
+		TM_LB_HEALTH_COUNT_MAX);
 	fprintf(f,
 		"The whole configuration:\n"
 		"  list ruleset                       (also: save) every object, as\n"

@@ -135,6 +135,14 @@ int tm_parse_u32(const struct tm_words *w, int i, const char *what,
 		 uint32_t min, uint32_t max, uint32_t *val);
 int tm_parse_s32(const struct tm_words *w, int i, const char *what,
 		 int32_t *val);
+/*
+ * A time in milliseconds, min..max: N or Ns (seconds) or Nms, decimal;
+ * the message names @what and the range as tm_ms_str() writes times.
+ */
+int tm_parse_ms(const struct tm_words *w, int i, const char *what,
+		uint32_t min, uint32_t max, uint32_t *ms);
+/* Milliseconds as "Ns" for whole seconds, else "Nms". */
+const char *tm_ms_str(uint32_t ms, char *buf, size_t len);
 int tm_parse_table(const struct tm_words *w, int i);
 
 /* An IPv4 (af 4) or IPv6 (af 6) address and prefix length. */
@@ -576,6 +584,11 @@ enum tm_lb_field {
 	TM_LB_K_FIN_TIMEOUT,
 	TM_LB_K_SYN_TIMEOUT,
 	TM_LB_K_HMAC,
+	TM_LB_K_HEALTH_INTERVAL,
+	TM_LB_K_HEALTH_TIMEOUT,
+	TM_LB_K_HEALTH_RISE,
+	TM_LB_K_HEALTH_FALL,
+	TM_LB_K_HEALTH_LISTENER,
 	TM_LB_K_MAX
 };
 
@@ -586,7 +599,7 @@ struct tm_lb_req {
 	uint8_t sid[16];	/* the service's own, or the backend's */
 	uint32_t weight;	/* backend add and set, when w_weight >= 0 */
 	uint32_t val[TM_LB_K_MAX];	/* port and the numbers */
-	/* word of each keyword's value (TM_LB_K_TCP: the keyword); -1 */
+	/* word of each keyword's value (a flag's: the keyword); -1 */
 	int16_t word[TM_LB_K_MAX];
 	int16_t w_weight;
 };
@@ -603,7 +616,9 @@ void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
  * lb.c: monitor's lines for the events of load-balancer services, as the
  * words of the command that would make them, no newline: "lb service add
  * NAME vip ...", "lb service del NAME", "lb backend add NAME SID weight
- * W", "lb backend del NAME SID"; and their fields with tm_out_*().
+ * W", "lb backend del NAME SID"; a backend that went up or down as "lb
+ * backend health NAME SID up|down [why WHY]"; and their fields with
+ * tm_out_*().
  */
 void tm_lb_service_text(const struct nlattr **tb, const char *verb);
 void tm_lb_service_fields(const struct nlattr **tb, bool counters);
