@@ -142,25 +142,25 @@ static unsigned int tm_probe_answer(struct net *net, struct tm_sid *sid,
 {
 	const struct tm_srlb_probe *p;
 	struct ipv6_sr_hdr *srh;
-	unsigned int srhlen;
 	u16 tag = TM_SRLB_TAG_PROBE_OK;
+	unsigned int poff;
+	bool bad;
 	u32 hmac;
 	int err;
 
-	srh = (struct ipv6_sr_hdr *)(ipv6_hdr(skb) + 1);
-	if (srh->first_segment != 1 || srh->segments_left != 1 ||
-	    srh->nexthdr != NEXTHDR_NONE)
-		return NF_ACCEPT;
-	srhlen = (srh->hdrlen + 1) << 3;
-	if (!pskb_may_pull(skb, skb_network_offset(skb) +
-			   sizeof(struct ipv6hdr) + srhlen + sizeof(*p))) {
+	p = tm_srh_probe(skb, 1, &bad);
+	if (!p) {
+		if (!bad)
+			return NF_ACCEPT;
 		tm_sid_count(sid, TM_SIDC_MALFORMED);
 		return NF_DROP;
 	}
+	poff = (const u8 *)p - skb_network_header(skb);
 	/* The headers are written: this packet's own, not a clone's. */
 	if (skb_cow(skb, 0))
 		return NF_DROP;
 	srh = (struct ipv6_sr_hdr *)(ipv6_hdr(skb) + 1);
+	p = (const struct tm_srlb_probe *)(skb_network_header(skb) + poff);
 	hmac = READ_ONCE(sid->hmac);
 	if (hmac) {
 		err = tm_srh_hmac_check(net, srh, &ipv6_hdr(skb)->saddr, hmac);
@@ -170,7 +170,6 @@ static unsigned int tm_probe_answer(struct net *net, struct tm_sid *sid,
 			return NF_DROP;
 		}
 	}
-	p = (const struct tm_srlb_probe *)((const u8 *)srh + srhlen);
 	if ((p->flags & TM_SRLB_PROBE_LISTENER) &&
 	    !tm_probe_listener(net, skb, p))
 		tag = TM_SRLB_TAG_PROBE_NO_LISTENER;

@@ -291,25 +291,16 @@ unsigned int tm_lb_probe_rcv(struct net *net, struct tm_lb_svc *svc,
 	const struct tm_lb_tab *tab;
 	const struct ipv6hdr *ip6h;
 	struct tm_lb_bk *bk = NULL;
-	bool matched = false;
-	unsigned int srhlen;
+	bool matched = false, bad;
 	u64 cookie;
 	u8 ans;
 	u32 i;
 	int err;
 
+	p = tm_srh_probe(skb, 0, &bad);
 	ip6h = ipv6_hdr(skb);
 	srh = (const struct ipv6_sr_hdr *)(ip6h + 1);
-	srhlen = (srh->hdrlen + 1) << 3;
-	if (!pskb_may_pull(skb, skb_network_offset(skb) + sizeof(*ip6h) +
-			   srhlen + sizeof(*p)))
-		goto malformed;
-	ip6h = ipv6_hdr(skb);
-	srh = (const struct ipv6_sr_hdr *)(ip6h + 1);
-	p = (const struct tm_srlb_probe *)((const u8 *)srh + srhlen);
-	if (srh->first_segment != 1 || srh->segments_left != 0 ||
-	    srh->nexthdr != NEXTHDR_NONE ||
-	    !ipv6_addr_equal(&ip6h->saddr, &svc->sid))
+	if (!p || !ipv6_addr_equal(&ip6h->saddr, &svc->sid))
 		goto malformed;
 	if (svc->hmac) {
 		err = tm_srh_hmac_check(net, srh, &ip6h->saddr, svc->hmac);

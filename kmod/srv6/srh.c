@@ -188,6 +188,35 @@ const struct ipv6_sr_hdr *tm_srh_get(struct sk_buff *skb, unsigned int extra,
 }
 
 /*
+ * The health check after the SRH of @skb (from tm_srh_get()), pulled into
+ * the linear part, when the SRH has a probe's shape: [LB SID, server SID]
+ * at segments left @sl, next header 59 (health.c, accept.c).  NULL
+ * otherwise, with *@bad true when the probe is cut short.  The pull may
+ * move the head: the caller reloads its header pointers.
+ */
+const struct tm_srlb_probe *tm_srh_probe(struct sk_buff *skb, u8 sl,
+					 bool *bad)
+{
+	const struct ipv6_sr_hdr *srh;
+	unsigned int srhlen;
+
+	srh = (const struct ipv6_sr_hdr *)(ipv6_hdr(skb) + 1);
+	*bad = false;
+	if (srh->first_segment != 1 || srh->segments_left != sl ||
+	    srh->nexthdr != NEXTHDR_NONE)
+		return NULL;
+	srhlen = (srh->hdrlen + 1) << 3;
+	if (!pskb_may_pull(skb, skb_network_offset(skb) +
+			   sizeof(struct ipv6hdr) + srhlen +
+			   sizeof(struct tm_srlb_probe))) {
+		*bad = true;
+		return NULL;
+	}
+	return (const struct tm_srlb_probe *)((const u8 *)(ipv6_hdr(skb) + 1) +
+					      srhlen);
+}
+
+/*
  * Whether @srh (from tm_srh_get(): the whole SRH is in the linear part,
  * first_segment fits its length) carries an HMAC TLV of key id @hmac that
  * verifies, for the source address @saddr, with @net's key of that id.

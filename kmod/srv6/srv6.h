@@ -536,6 +536,8 @@ int tm_srh_pop(struct sk_buff *skb, unsigned int srhlen,
 	       const struct in6_addr *daddr);
 const struct ipv6_sr_hdr *tm_srh_get(struct sk_buff *skb, unsigned int extra,
 				     bool *bad);
+const struct tm_srlb_probe *tm_srh_probe(struct sk_buff *skb, u8 sl,
+					 bool *bad);
 int tm_srh_hmac_check(struct net *net, const struct ipv6_sr_hdr *srh,
 		      const struct in6_addr *saddr, u32 hmac);
 
