@@ -354,6 +354,20 @@ for _ in range(n):
 EOF
 }
 
+# tally N: N new connections to PORT (conns_of); prints "NAME COUNT" for
+# each server that answered, "bad COUNT" for the failures.
+tally()
+{
+	conns_of "$PORT" "$1" | awk '{ print $2 }' | sort | uniq -c |
+		awk '{ print $2, $1 }'
+}
+
+# tallied NAME: NAME's count in tally's output on stdin, 0 if absent.
+tallied()
+{
+	awk -v n="$1" '$1 == n { c = $2 } END { print c + 0 }'
+}
+
 # connect_from CPORT [PORT]: a connection from the client's port CPORT;
 # prints the server's name ("s1") or nothing.
 connect_from()

@@ -47,22 +47,25 @@ setup()
 		policies add always always always
 }
 
+# backend_word I WORD: the word after WORD on server I's backend line.
+backend_word()
+{
+	tm_lb lb service show web |
+		awk -v s="$(sid_of "$1")" -v w="$2" '$1 == "backend" && $2 == s {
+			for (i = 3; i < NF; i++)
+				if ($i == w) print $(i + 1) }'
+}
+
 # health I: "up" or "down", server I's backend health at lb.
 health()
 {
-	tm_lb lb service show web |
-		awk -v s="$(sid_of "$1")" '$1 == "backend" && $2 == s {
-			for (i = 3; i < NF; i++)
-				if ($i == "health") print $(i + 1) }'
+	backend_word "$1" health
 }
 
 # why I: why server I's last failed probe failed.
 why()
 {
-	tm_lb lb service show web |
-		awk -v s="$(sid_of "$1")" '$1 == "backend" && $2 == s {
-			for (i = 3; i < NF; i++)
-				if ($i == "why") print $(i + 1) }'
+	backend_word "$1" why
 }
 
 # bkc I NAME: a figure of server I's backend line ("flows", "probes").
@@ -70,18 +73,6 @@ bkc()
 {
 	tm_lb lb service show web | grep "backend $(sid_of "$1") " |
 		number_after "$2"
-}
-
-# conns N: N new connections; "NAME COUNT" per server ("bad": failed).
-conns()
-{
-	conns_of "$PORT" "$1" | awk '{ print $2 }' | sort | uniq -c |
-		awk '{ print $2, $1 }'
-}
-
-count()
-{
-	awk -v n="$1" '$1 == n { c = $2 } END { print c + 0 }'
 }
 
 # went I STATE: server I's backend went STATE within BOUND seconds (and
@@ -101,10 +92,10 @@ served_without()
 {
 	local out
 
-	out=$(conns 30)
+	out=$(tally 30)
 	expect_eq "new connections that reached s$1 (down)" \
-		"$(count "s$1" <<<"$out")" 0
-	expect_eq "failed new connections, s$1 down" "$(count bad <<<"$out")" 0
+		"$(tallied "s$1" <<<"$out")" 0
+	expect_eq "failed new connections, s$1 down" "$(tallied bad <<<"$out")" 0
 }
 
 # served_with I: s<I> takes some of 30 new connections again.
@@ -112,10 +103,10 @@ served_with()
 {
 	local out
 
-	out=$(conns 30)
-	[ "$(count "s$1" <<<"$out")" -gt 0 ]
+	out=$(tally 30)
+	[ "$(tallied "s$1" <<<"$out")" -gt 0 ]
 	check_err $? "s$1 takes no new connection once up ($out)"
-	expect_eq "failed new connections, s$1 up" "$(count bad <<<"$out")" 0
+	expect_eq "failed new connections, s$1 up" "$(tallied bad <<<"$out")" 0
 }
 
 # monitored I STATE: the monitor printed server I going STATE.

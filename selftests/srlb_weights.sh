@@ -32,20 +32,6 @@ setup()
 		policies add always always always
 }
 
-# conns N: N new connections from one process; prints one line per
-# server: "NAME COUNT" ("bad" for failures).
-conns()
-{
-	conns_of "$PORT" "$1" | awk '{ print $2 }' | sort | uniq -c |
-		awk '{ print $2, $1 }'
-}
-
-# count NAME: NAME's count in conns' output on stdin, 0 if absent.
-count()
-{
-	awk -v n="$1" '$1 == n { c = $2 } END { print c + 0 }'
-}
-
 tables()
 {
 	lbc web tables
@@ -66,19 +52,19 @@ test_drain()
 	expect_eq "one table for the change" "$(tables)" $((t + 1))
 	tm_lb lb service show web | grep -q "backend $(sid_of "$i") weight 0"
 	check_err $? "the drained backend is listed with weight 0"
-	out=$(conns 30)
+	out=$(tally 30)
 	expect_eq "new connections that reached the drained $s" \
-		"$(count "$s" <<<"$out")" 0
+		"$(tallied "$s" <<<"$out")" 0
 	expect_eq "failed connections while draining" \
-		"$(count bad <<<"$out")" 0
+		"$(tallied bad <<<"$out")" 0
 	long_echo 1 "still-there"
 	check_err $? "the drained server's connection carries on"
 	long_close 1
 	check_err $? "the drained server's connection closes"
 	tm_lb lb backend set web "$(sid_of "$i")" weight 1
 	check_err $? "lb backend set weight 1"
-	out=$(conns 30)
-	[ "$(count "$s" <<<"$out")" -gt 0 ]
+	out=$(tally 30)
+	[ "$(tallied "$s" <<<"$out")" -gt 0 ]
 	check_err $? "$s takes new connections again ($out)"
 	log_test "weight 0 drains $s: its connection carries on, no new one; weight 1 brings it back"
 }
@@ -91,12 +77,12 @@ test_reweight()
 		tm_lb lb backend set web "$(sid_of 2)" weight 3 &&
 		tm_lb lb backend set web "$(sid_of 3)" weight 0
 	check_err $? "weights 1, 3, 0"
-	out=$(conns "$NEW")
-	n1=$(count s1 <<<"$out")
-	n2=$(count s2 <<<"$out")
-	n3=$(count s3 <<<"$out")
+	out=$(tally "$NEW")
+	n1=$(tallied s1 <<<"$out")
+	n2=$(tallied s2 <<<"$out")
+	n3=$(tallied s3 <<<"$out")
 	log_info "$NEW connections: s1 $n1, s2 $n2, s3 $n3"
-	expect_eq "failed connections" "$(count bad <<<"$out")" 0
+	expect_eq "failed connections" "$(tallied bad <<<"$out")" 0
 	expect_eq "connections to s3 (weight 0)" "$n3" 0
 	# A quarter to s1: 100 of 400, 4.6 standard deviations either way.
 	[ "$n1" -ge $((NEW * 15 / 100)) ] && [ "$n1" -le $((NEW * 35 / 100)) ]
