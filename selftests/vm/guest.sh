@@ -97,9 +97,10 @@ test_timeout()
 run_test()
 {
 	local num=$1 path=$2 name=$3
-	local log t pid rc
+	local log t pid rc t0
 
 	t=$(test_timeout "$path")
+	t0=$SECONDS
 	log=$logdir/$(printf %02d "$num")-${name//\//_}.log
 	: >"$log"
 
@@ -112,6 +113,8 @@ run_test()
 	rc=$?
 	kill -KILL -- "-$pid" 2>/dev/null
 	cp "$log" "$RUN/logs/" 2>/dev/null
+	# What each test costs, for keeping make check's budget.
+	echo "# $name: $((SECONDS - t0)) s"
 
 	case $rc in
 	"$KSFT_PASS")
