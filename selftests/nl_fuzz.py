@@ -577,7 +577,7 @@ class Gen:
         i = r.randrange(len(SERVICES))
         a = [("lb-name", SERVICES[i]), ("lb-vip", "fd00:f0::%x" % (i + 1)),
              ("lb-sid", "fd00:fb::%x" % (i + 1))]
-        for k, v in (("lb-proto", 6), ("lb-port", r.choice((0, 80, 65535))),
+        for k, v in (("lb-proto", r.choice((6, 17))), ("lb-port", r.choice((0, 80, 65535))),
                      ("lb-choices", r.randint(1, 8)),
                      ("lb-affinity", r.randint(0, 1)),
                      ("lb-table-size", r.choice(LB_PRIMES)),

@@ -107,7 +107,7 @@ expect_conns()
 #     place, so no candidate: not a hunting packet.  Neither taken nor
 #     counted as malformed: left to End, which drops it (its next
 #     destination, the VIP, is local, and End never delivers locally).
-#  5. 17 segments (15 candidates), one more than the module judges
+#  5. 18 segments (16 candidates), one more than the module judges
 #								malformed
 MALFORMED_SENT=4
 send_crafted()
@@ -136,7 +136,7 @@ pkts = [
     syn(40002, segs, hdrlen=30),
     syn(40003, segs, hdrlen=4),
     syn(40004, [vip, sid]),
-    syn(40005, [vip, lb] + [s3] * 14 + [sid]),
+    syn(40005, [vip, lb] + [s3] * 15 + [sid]),
 ]
 s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
 for p in pkts:

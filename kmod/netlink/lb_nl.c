@@ -328,6 +328,11 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	}
 	cfg.proto = a[TM_A_LB_PROTO] ? nla_get_u8(a[TM_A_LB_PROTO]) :
 				       IPPROTO_TCP;
+	if (cfg.proto != IPPROTO_TCP && cfg.proto != IPPROTO_UDP) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_PROTO],
+				    "A service is TCP or UDP");
+		return -EINVAL;
+	}
 	cfg.port = htons(a[TM_A_LB_PORT] ? nla_get_u16(a[TM_A_LB_PORT]) : 0);
 	cfg.k = a[TM_A_LB_CHOICES] ? nla_get_u8(a[TM_A_LB_CHOICES]) :
 				     TM_LB_CHOICES_DEFAULT;
@@ -354,6 +359,12 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	 * hmac-nokey.
 	 */
 	cfg.hmac = tm_get_u32_or(info, TM_A_LB_HMAC_KEY, 0);
+	if (cfg.proto == IPPROTO_UDP && cfg.hmac &&
+	    cfg.k > TM_LB_UDP_HMAC_MAX_CHOICES) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_CHOICES],
+				    "A UDP service with an HMAC key has at most 6 choices");
+		return -EINVAL;
+	}
 	err = tm_get_health(info, &cfg.health);
 	if (err)
 		return err;

@@ -22,6 +22,20 @@
  *   - anything else (a flow this server does not know, e.g. after the
  *     load balancer restarted): pass it on, except at the last candidate.
  *
+ * UDP has no SYN: a datagram of a flow the load balancer does not know
+ * may start one or belong to one a server has (the load balancer
+ * restarted, or forgot it idle).  Its hunt (tagged DGRAM) visits every
+ * candidate but the first before the usual order, in a first pass where
+ * only a server that knows the flow takes it:
+ *
+ *	[0] VIP   [1] LB SID   [2] c_k ... [k+1] c_1   [k+2] c_2 ... [2k] c_k
+ *
+ * so that no candidate takes a new flow that a later one has.  In the
+ * second pass (segments left k + 1 down to 2) a datagram is decided as a
+ * SYN: a flow this server knows, its policy, or the last candidate.  A
+ * STEER for a UDP flow the server forgot (its idle timeout is shorter
+ * than the load balancer's) is taken and the flow remembered again.
+ *
  * Taking a packet: the SRH goes, the destination becomes the VIP, and the
  * packet is received again (netif_rx()) as the plain packet the client
  * sent, so the routing, the filters and the socket lookup all see the VIP.
@@ -50,17 +64,20 @@
  * An SRH that is not well formed (lengths, SL out of range, more than
  * TM_SRH_MAX_SEGS segments, a destination that is not segments[SL]) is
  * dropped and counted.  Packets without an SRH, with an SRH of another
- * type, not TCP, or at SL 0 or 1 are no hunt: End handles them as usual.
+ * type, neither TCP nor UDP, or at SL 0 or 1 are no hunt: End handles them
+ * as usual.
  */
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <net/inet6_hashtables.h>
 #include <net/ip.h>
 #include <net/ipv6.h>
 #include <net/lwtunnel.h>
 #include <net/tcp.h>
+#include <net/udp.h>
 #include <uapi/linux/lwtunnel.h>
 #include <uapi/linux/seg6.h>
 
@@ -93,9 +110,33 @@ static bool tm_backlog_ok(struct net *net, struct sk_buff *skb,
 	return READ_ONCE(sk->sk_ack_backlog) < threshold;
 }
 
+/*
+ * Fewer than @threshold datagrams wait on the UDP socket that would
+ * receive @uh (its receive queue, what the application has not read).
+ */
+static bool tm_udp_backlog_ok(struct net *net, struct sk_buff *skb,
+			      const struct in6_addr *vip,
+			      const struct udphdr *uh, u32 threshold)
+{
+	struct sock *sk;
+	bool ok;
+
+	sk = udp6_lib_lookup(net, &ipv6_hdr(skb)->saddr, uh->source, vip,
+			     uh->dest, skb->dev ? skb->dev->ifindex : 0);
+	/* Nobody listens here: let a candidate that listens take it. */
+	if (!sk)
+		return false;
+	/* recvmsg() moves the queue to the reader's, unread all the same. */
+	ok = skb_queue_len_lockless(&sk->sk_receive_queue) +
+	     skb_queue_len_lockless(&udp_sk(sk)->reader_queue) < threshold;
+	sock_put(sk);
+	return ok;
+}
+
+/* @th is the TCP header, or the UDP one with @udp. */
 static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 			 struct sk_buff *skb, const struct in6_addr *vip,
-			 const struct tcphdr *th)
+			 const struct tcphdr *th, bool udp)
 {
 	u32 threshold = READ_ONCE(sid->threshold);
 
@@ -105,6 +146,10 @@ static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 	case TM_SID_POLICY_CONNS:
 		return atomic_read(&sid->conns) < threshold;
 	case TM_SID_POLICY_BACKLOG:
+		if (udp)
+			return tm_udp_backlog_ok(net, skb, vip,
+						 (const struct udphdr *)th,
+						 threshold);
 		return tm_backlog_ok(net, skb, vip, th, threshold);
 	case TM_SID_POLICY_LOAD:
 		return READ_ONCE(sid->load) < threshold;
@@ -113,20 +158,36 @@ static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 	}
 }
 
-/* A TCP listener on the VIP and port a probe names (any port: none to ask). */
+/*
+ * A TCP listener, or a UDP socket, on the VIP and port a probe names (any
+ * port: none to ask).
+ */
 static bool tm_probe_listener(struct net *net, struct sk_buff *skb,
 			      const struct tm_srlb_probe *p)
 {
+	int dif = skb->dev ? skb->dev->ifindex : 0;
 	struct in6_addr vip;
+	struct sock *sk;
 
-	if (p->proto != IPPROTO_TCP || !p->port)
+	if (!p->port)
 		return true;
 	memcpy(&vip, p->vip, sizeof(vip));
-	/* No packet for a reuseport program to pick by: by the hash. */
-	return inet6_lookup_listener(net, net->ipv4.tcp_death_row.hashinfo,
-				     NULL, 0, &ipv6_hdr(skb)->saddr, 0, &vip,
-				     ntohs(p->port),
-				     skb->dev ? skb->dev->ifindex : 0, 0);
+	switch (p->proto) {
+	case IPPROTO_TCP:
+		/* No packet for a reuseport program to pick by: by the hash. */
+		return inet6_lookup_listener(net,
+					     net->ipv4.tcp_death_row.hashinfo,
+					     NULL, 0, &ipv6_hdr(skb)->saddr, 0,
+					     &vip, ntohs(p->port), dif, 0);
+	case IPPROTO_UDP:
+		sk = udp6_lib_lookup(net, &ipv6_hdr(skb)->saddr, 0, &vip,
+				     p->port, dif);
+		if (sk)
+			sock_put(sk);
+		return sk;
+	default:
+		return true;
+	}
 }
 
 /*
@@ -193,6 +254,12 @@ static void tm_take(struct sk_buff *skb, unsigned int srhlen,
 	netif_rx(skb);
 }
 
+/* A UDP hunt's first pass (TM_SRLB_TAG_DGRAM): only a known flow is taken. */
+static bool tm_dgram_first_pass(const struct ipv6_sr_hdr *srh)
+{
+	return srh->segments_left > srh->first_segment / 2 + 1;
+}
+
 unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 			    const struct nf_hook_state *state)
 {
@@ -201,13 +268,14 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	const struct ipv6_sr_hdr *srh;
 	const struct ipv6hdr *ip6h;
 	const struct tcphdr *th;
+	unsigned int srhlen, l4len;
 	struct in6_addr vip, lb;
-	unsigned int srhlen;
 	struct tm_sflow *f;
 	struct tm_sid *sid;
-	bool last, bad;
+	bool last, bad, udp, syn;
 	u32 hmac;
 	u16 tag;
+	u8 proto;
 	int err;
 
 	if (!dst || !dst->lwtstate ||
@@ -225,16 +293,21 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	}
 	if (tm_srh_tag(srh) == TM_SRLB_TAG_PROBE)
 		return tm_probe_answer(state->net, sid, skb);
-	if (srh->segments_left < 2 || srh->nexthdr != IPPROTO_TCP)
+	if (srh->segments_left < 2 ||
+	    (srh->nexthdr != IPPROTO_TCP && srh->nexthdr != IPPROTO_UDP))
 		return NF_ACCEPT;
+	proto = srh->nexthdr;
+	udp = proto == IPPROTO_UDP;
+	l4len = udp ? sizeof(struct udphdr) : sizeof(struct tcphdr);
 	srhlen = (srh->hdrlen + 1) << 3;
 	if (!pskb_may_pull(skb, skb_network_offset(skb) + sizeof(*ip6h) +
-			   srhlen + sizeof(*th)))
+			   srhlen + l4len))
 		goto malformed;
 	ip6h = ipv6_hdr(skb);
 	srh = (const struct ipv6_sr_hdr *)(ip6h + 1);
+	/* The ports are where both headers have them; the rest is TCP's. */
 	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
-	if (th->doff < sizeof(*th) / 4)
+	if (!udp && th->doff < sizeof(*th) / 4)
 		goto malformed;
 	hmac = READ_ONCE(sid->hmac);
 	if (hmac) {
@@ -249,19 +322,30 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	lb = srh->segments[1];
 	last = srh->segments_left == 2;
 	tag = tm_srh_tag(srh);
+	/* Another tag than the load balancer's for TCP. */
+	if (!udp && tag == TM_SRLB_TAG_DGRAM)
+		tag = TM_SRLB_TAG_NONE;
+	/* What may start a connection: a SYN, any datagram. */
+	syn = udp || (th->syn && !th->ack);
 
-	f = tm_sflow_find(s, &ip6h->saddr, &vip, th->source, th->dest);
-	if (f && th->syn && !th->ack && tag == TM_SRLB_TAG_CONNECT &&
+	f = tm_sflow_find(s, proto, &ip6h->saddr, &vip, th->source,
+			  th->dest);
+	if (f && !udp && syn && tag == TM_SRLB_TAG_CONNECT &&
 	    tm_sflow_reused(state->net, s, f))
 		f = NULL;
 	if (f) {
-		tm_sflow_seen(f, th->fin || th->rst);
-		tm_sflow_lb(state->net, f, tag, &lb, th);
+		tm_sflow_seen(f, !udp && (th->fin || th->rst));
+		if (udp && tag != TM_SRLB_TAG_DGRAM)
+			tm_sflow_confirm(f);
+		tm_sflow_lb(state->net, f, tag, &lb, udp ? NULL : th);
 		tm_sid_count(sid, TM_SIDC_STEERED);
-	} else if (th->syn && !th->ack && tag != TM_SRLB_TAG_RECOVER &&
+	} else if (tag == TM_SRLB_TAG_DGRAM && tm_dgram_first_pass(srh)) {
+		tm_sid_count(sid, TM_SIDC_UNKNOWN);
+		return NF_ACCEPT;
+	} else if (syn && tag != TM_SRLB_TAG_RECOVER &&
 		   tag != TM_SRLB_TAG_STEER) {
 		unsigned int thoff = (const u8 *)th - skb_network_header(skb);
-		bool ok = tm_policy_ok(state->net, sid, skb, &vip, th);
+		bool ok = tm_policy_ok(state->net, sid, skb, &vip, th, udp);
 
 		/* A reuseport program may have moved the head. */
 		ip6h = ipv6_hdr(skb);
@@ -273,8 +357,15 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 		}
 		tm_sid_count(sid, ok ? TM_SIDC_ACCEPTED : TM_SIDC_FORCED);
 		/* Without room to remember it, it is still this server's. */
-		tm_sflow_add(s, sid, &ip6h->saddr, &vip, th->source, th->dest,
-			     tag, &lb, skb->dev ? skb->dev->ifindex : 0);
+		tm_sflow_add(s, sid, proto, &ip6h->saddr, &vip,
+			     th->source, th->dest, tag, &lb,
+			     skb->dev ? skb->dev->ifindex : 0);
+	} else if (udp && tag == TM_SRLB_TAG_STEER) {
+		/* The load balancer remembers it longer than this server. */
+		tm_sid_count(sid, TM_SIDC_STEERED);
+		tm_sflow_add(s, sid, IPPROTO_UDP, &ip6h->saddr, &vip,
+			     th->source, th->dest, tag, &lb,
+			     skb->dev ? skb->dev->ifindex : 0);
 	} else {
 		tm_sid_count(sid, TM_SIDC_UNKNOWN);
 		if (!last)

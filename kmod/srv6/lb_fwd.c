@@ -26,6 +26,13 @@
  *     packet of the client goes to its server once known (the handshake
  *     done; a SYN flood from spoofed sources never sends one).
  *
+ * A UDP datagram likewise, but any datagram of a flow it does not know may
+ * start one: it hunts tagged DGRAM, through the candidates but the first
+ * (where only a server that knows the flow takes it), then through all of
+ * them as CONNECT (accept.c), and a UDP flow has no FIN: it ends idle.  A
+ * flow whose server never replies keeps hunting: the server that has it
+ * takes it each time.
+ *
  * The destination is then the first segment, routed here (the kernel's
  * own input route, with the SRH's length added to the packet's): a packet
  * that no longer fits the route's MTU gets an ICMPv6 Packet Too Big with
@@ -58,6 +65,7 @@
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <net/dst.h>
 #include <net/ip6_route.h>
 #include <net/ipv6.h>
@@ -89,27 +97,38 @@ static struct dst_entry *tm_lb_route(struct net *net, struct sk_buff *skb,
 				      RT6_LOOKUP_F_DST_NOREF);
 }
 
-/* The longest packet @skb becomes on the wire with @extra more bytes. */
+/*
+ * The longest packet @skb becomes on the wire with @extra more bytes; @th
+ * is its TCP header, NULL for UDP.
+ */
 static unsigned int tm_lb_wire_len(const struct sk_buff *skb,
 				   const struct tcphdr *th, unsigned int extra)
 {
 	if (skb_is_gso(skb))
 		return skb_shinfo(skb)->gso_size + sizeof(struct ipv6hdr) +
-		       __tcp_hdrlen(th) + extra;
+		       (th ? __tcp_hdrlen(th) : sizeof(struct udphdr)) + extra;
 	return skb->len + extra;
+}
+
+/* The transport header's length that the packet path reads of @svc's. */
+static unsigned int tm_lb_l4len(const struct tm_lb_svc *svc)
+{
+	return svc->proto == IPPROTO_UDP ? sizeof(struct udphdr) :
+					   sizeof(struct tcphdr);
 }
 
 unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 			  const struct nf_hook_state *state)
 {
 	struct tm_lb *lb = &tm_net(state->net)->lb;
-	struct in6_addr segs[2 + TM_LB_MAX_CHOICES];
+	struct in6_addr segs[TM_SRH_MAX_SEGS];
 	const struct tm_lb_tab *tab;
 	const struct ipv6hdr *ip6h;
 	const struct tcphdr *th;
 	unsigned int n = 2, i, srhlen, mtu;
 	struct dst_entry *dst;
 	struct tm_lflow *f;
+	bool udp, syn;
 	u8 fstate;
 	u16 tag;
 	int err;
@@ -117,44 +136,59 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	if (state->pf != NFPROTO_IPV6 || ipv6_hdr(skb)->nexthdr != svc->proto)
 		goto drop;
 	if (!pskb_may_pull(skb, skb_network_offset(skb) +
-			   sizeof(struct ipv6hdr) + sizeof(*th)))
+			   sizeof(struct ipv6hdr) + tm_lb_l4len(svc)))
 		goto drop;
 	ip6h = ipv6_hdr(skb);
+	/* The ports are where both headers have them; the rest is TCP's. */
 	th = (const struct tcphdr *)(ip6h + 1);
 	if (!ipv6_addr_equal(&ip6h->daddr, &svc->vip) ||
 	    (svc->port && th->dest != svc->port))
 		goto drop;
+	udp = svc->proto == IPPROTO_UDP;
+	/* What may start a flow: a SYN, any datagram. */
+	syn = udp || (th->syn && !th->ack);
 
 	f = tm_lflow_find(lb, svc, &ip6h->saddr, th->source, th->dest);
 	/* Pairs with tm_lflow_learn(): a STEER flow has its server. */
 	fstate = f ? smp_load_acquire(&f->state) : TM_LB_FLOW_HUNT;
-	if (f && fstate == TM_LB_FLOW_CLOSING && th->syn && !th->ack) {
+	if (f && fstate == TM_LB_FLOW_CLOSING && syn) {
 		tm_lflow_forget(lb, f);
 		f = NULL;
 	}
 	if (f && (fstate == TM_LB_FLOW_STEER || fstate == TM_LB_FLOW_CLOSING)) {
 		segs[n++] = f->server;
 		tag = TM_SRLB_TAG_STEER;
-		if (th->fin || th->rst)
+		if (!udp && (th->fin || th->rst))
 			tm_lflow_closing(f);
-		else if (!th->syn)
+		else if (udp || !th->syn)
 			tm_lflow_confirm(lb, f);
 		tm_lb_count(svc, TM_LBC_STEERED);
 	} else {
+		u16 cand[TM_LB_MAX_CHOICES];
+		unsigned int m = 0;
 		const u16 *row;
 
 		tab = rcu_dereference(svc->tab);
 		if (!tab)
 			goto drop;
 		row = tm_lb_row(svc, tab, &ip6h->saddr, th->source, th->dest);
-		/* The first candidate visits first: it is the last segment. */
-		for (i = tab->k; i-- > 0;)
+		for (i = 0; i < tab->k; i++)
 			if (row[i] != TM_MAGLEV_NONE)
-				segs[n++] = tab->sids[row[i]];
+				cand[m++] = row[i];
 		/* Every backend draining: no candidate. */
-		if (n == 2)
+		if (!m)
 			goto drop;
-		if (th->syn && !th->ack) {
+		/* The first candidate visits first: it is the last segment. */
+		for (i = m; i-- > 0;)
+			segs[n++] = tab->sids[cand[i]];
+		/* UDP: before them, those but the first, the last first. */
+		if (udp)
+			for (i = 1; i < m; i++)
+				segs[n++] = tab->sids[cand[i]];
+		if (udp) {
+			tag = TM_SRLB_TAG_DGRAM;
+			tm_lb_count(svc, TM_LBC_HUNTS);
+		} else if (syn) {
 			tag = TM_SRLB_TAG_CONNECT;
 			tm_lb_count(svc, TM_LBC_HUNTS);
 		} else {
@@ -164,8 +198,8 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		if (!f)
 			f = tm_lflow_add(lb, svc, &ip6h->saddr, th->source,
 					 th->dest,
-					 tag == TM_SRLB_TAG_CONNECT ?
-					 TM_LB_FLOW_HUNT : TM_LB_FLOW_RECOVER,
+					 tag == TM_SRLB_TAG_RECOVER ?
+					 TM_LB_FLOW_RECOVER : TM_LB_FLOW_HUNT,
 					 tab->gen);
 	}
 	if (f)
@@ -178,7 +212,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	dst = tm_lb_route(state->net, skb, &segs[n - 1]);
 	if (!dst->error) {
 		mtu = dst_mtu(dst);
-		if (tm_lb_wire_len(skb, th, srhlen) > mtu) {
+		if (tm_lb_wire_len(skb, udp ? NULL : th, srhlen) > mtu) {
 			icmpv6_send(skb, ICMPV6_PKT_TOOBIG, 0,
 				    max_t(int, mtu - srhlen, IPV6_MIN_MTU));
 			tm_lb_count(svc, TM_LBC_TOO_BIG);
@@ -221,7 +255,7 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	svc = tm_lb_svc_by_sid(lb, &ipv6_hdr(skb)->daddr);
 	if (!svc)
 		return NF_ACCEPT;
-	srh = tm_srh_get(skb, sizeof(*th), &bad);
+	srh = tm_srh_get(skb, tm_lb_l4len(svc), &bad);
 	if (srh && tm_srh_tag(srh) >= TM_SRLB_TAG_PROBE &&
 	    tm_srh_tag(srh) <= TM_SRLB_TAG_PROBE_NO_LISTENER)
 		return tm_lb_probe_rcv(state->net, svc, skb);
@@ -265,7 +299,7 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 		    tm_lb_candidate(svc, &client, th->dest, th->source,
 				    &server, f->tgen, &hit)) &&
 		   tm_lflow_learn(lb, f, &server, &hit)) {
-		if (th->fin || th->rst)
+		if (svc->proto == IPPROTO_TCP && (th->fin || th->rst))
 			tm_lflow_closing(f);
 		tm_lflow_seen(f);
 	} else {

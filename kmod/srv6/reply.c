@@ -15,7 +15,8 @@
  * the first steered packet on, replies go straight to the client (direct
  * server return).  A FIN or RST of the server is reported too, whatever
  * the state, so that the load balancer ages the flow out early; its FIN
- * also ends the connection's count towards the SID's policy.
+ * also ends the connection's count towards the SID's policy.  A UDP
+ * flow's replies report likewise, and keep it remembered (sid.c).
  *
  * A SID with a seg6 HMAC key id signs its reports with it (an HMAC TLV,
  * srh.c); without the key in the namespace, the reply is dropped and
@@ -29,6 +30,7 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <net/dst.h>
 #include <net/ipv6.h>
 #include <uapi/linux/seg6.h>
@@ -46,33 +48,40 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 	struct in6_addr segs[TM_REPORT_SEGS];
 	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 	const struct dst_entry *dst;
-	struct tcphdr _th;
-	const struct tcphdr *th;
 	unsigned int srhlen = TM_REPORT_SRHLEN;
+	const struct tcphdr *th;
+	struct tcphdr _th;
 	struct tm_sflow *f;
-	bool closing;
+	bool closing = false;
 	u32 hmac;
 	int err;
 
-	if (ip6h->nexthdr != IPPROTO_TCP)
+	if (ip6h->nexthdr != IPPROTO_TCP && ip6h->nexthdr != IPPROTO_UDP)
 		return NF_ACCEPT;
+	/* UDP: the ports only, where TCP has them. */
 	th = skb_header_pointer(skb, skb_network_offset(skb) + sizeof(*ip6h),
-				sizeof(_th), &_th);
+				ip6h->nexthdr == IPPROTO_TCP ? sizeof(_th) :
+				sizeof(struct udphdr), &_th);
 	if (!th)
 		return NF_ACCEPT;
-	f = tm_sflow_find(s, &ip6h->daddr, &ip6h->saddr, th->dest, th->source);
+	f = tm_sflow_find(s, ip6h->nexthdr, &ip6h->daddr, &ip6h->saddr,
+			  th->dest, th->source);
 	if (!f)
 		return NF_ACCEPT;
-	closing = th->fin || th->rst;
-	/*
-	 * The server's own FIN ends the connection; its RST may answer a
-	 * spoofed segment (e.g. a bad ACK to a SYN_RECV connection): the
-	 * aging asks the socket.
-	 */
-	if (th->fin)
-		tm_sflow_close(f);
-	else if (th->rst)
-		tm_sflow_seen(f, true);
+	if (ip6h->nexthdr == IPPROTO_UDP) {
+		tm_sflow_seen(f, false);
+	} else {
+		closing = th->fin || th->rst;
+		/*
+		 * The server's own FIN ends the connection; its RST may
+		 * answer a spoofed segment (e.g. a bad ACK to a SYN_RECV
+		 * connection): the aging asks the socket.
+		 */
+		if (th->fin)
+			tm_sflow_close(f);
+		else if (th->rst)
+			tm_sflow_seen(f, true);
+	}
 	if (!closing && !test_bit(TM_SFLOW_REPORT, &f->flags))
 		return NF_ACCEPT;
 	spin_lock_bh(&f->lock);

@@ -28,8 +28,12 @@
  * handshake is under way; it is forgotten TM_SFLOW_CLOSE_TIMEOUT after it
  * closed (so that the last ACKs still find it), when a handshake older
  * than TM_SFLOW_SYN_TIMEOUT has no request socket left, or after
- * TM_SFLOW_IDLE_TIMEOUT without a packet when its socket is gone.  A
- * delayed work ages them once a second while the hook is on.
+ * TM_SFLOW_IDLE_TIMEOUT without a packet when its socket is gone.  A UDP
+ * flow has no socket that says it is over: it is remembered until
+ * TM_SFLOW_UDP_TIMEOUT without a packet either way, and counts as long
+ * once its client sent a second datagram (before, like a handshake,
+ * TM_SFLOW_SYN_TIMEOUT).  A delayed work ages them once a second while the
+ * hook is on.
  */
 #include <linux/netfilter_ipv6.h>
 #include <linux/rhashtable.h>
@@ -46,6 +50,7 @@
 #define TM_SFLOW_IDLE_TIMEOUT	(60 * HZ)
 #define TM_SFLOW_CLOSE_TIMEOUT	(2 * HZ)
 #define TM_SFLOW_SYN_TIMEOUT	(3 * HZ)
+#define TM_SFLOW_UDP_TIMEOUT	(30 * HZ)
 
 static u32 tm_sid_hash(const struct in6_addr *a)
 {
@@ -113,12 +118,16 @@ void tm_sid_read(const struct tm_sid *sid, u64 *c)
 static const struct rhashtable_params tm_sflow_params = {
 	.head_offset = offsetof(struct tm_sflow, node),
 	.key_offset = offsetof(struct tm_sflow, key),
-	.key_len = offsetofend(struct tm_sflow_key, vport),
+	.key_len = offsetofend(struct tm_sflow_key, proto),
 	.automatic_shrinking = true,
 };
 
-/* The connection client:cport -> vip:vport, under RCU; NULL: unknown. */
-struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
+/*
+ * The @proto connection client:cport -> vip:vport, under RCU; NULL:
+ * unknown.
+ */
+struct tm_sflow *tm_sflow_find(struct tm_sids *s, u8 proto,
+			       const struct in6_addr *client,
 			       const struct in6_addr *vip, __be16 cport,
 			       __be16 vport)
 {
@@ -127,6 +136,7 @@ struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
 		.vip = *vip,
 		.cport = cport,
 		.vport = vport,
+		.proto = proto,
 	};
 
 	/* Pairs with tm_sids_hook(): the table is initialized. */
@@ -136,11 +146,12 @@ struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
 }
 
 /*
- * A connection @sid accepted, from a SYN with SRH tag @tag from load
- * balancer @lb; NULL when out of memory or room.  The SYN alone names the
- * load balancer the replies report to (see tm_sflow_lb()).
+ * A connection @sid accepted, from a SYN (or a UDP datagram) with SRH tag
+ * @tag from load balancer @lb; NULL when out of memory or room.  That
+ * packet alone names the load balancer the replies report to (see
+ * tm_sflow_lb()).
  */
-struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
+struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid, u8 proto,
 			      const struct in6_addr *client,
 			      const struct in6_addr *vip, __be16 cport,
 			      __be16 vport, u16 tag, const struct in6_addr *lb,
@@ -156,14 +167,18 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
 	f->key.vip = *vip;
 	f->key.cport = cport;
 	f->key.vport = vport;
+	f->key.proto = proto;
 	f->sid = sid;
 	f->dif = dif;
 	f->last = jiffies;
 	f->born = f->last;
 	spin_lock_init(&f->lock);
-	if (tag == TM_SRLB_TAG_CONNECT) {
+	if (tag == TM_SRLB_TAG_CONNECT || tag == TM_SRLB_TAG_DGRAM) {
 		f->lb = *lb;
 		__set_bit(TM_SFLOW_REPORT, &f->flags);
+	} else if (tag == TM_SRLB_TAG_STEER) {
+		/* A UDP flow again: the load balancer knows it already. */
+		f->lb = *lb;
 	}
 	spin_lock_bh(&s->flock);
 	/*
@@ -227,6 +242,18 @@ static void tm_sflow_count(struct tm_sflow *f, bool counted)
 	spin_unlock_bh(&f->lock);
 }
 
+/*
+ * A UDP flow's client sent a second datagram: it counts towards its SID's
+ * conns until it goes idle (no longer only TM_SFLOW_SYN_TIMEOUT).
+ */
+void tm_sflow_confirm(struct tm_sflow *f)
+{
+	if (test_bit(TM_SFLOW_EST, &f->flags))
+		return;
+	set_bit(TM_SFLOW_EST, &f->flags);
+	tm_sflow_count(f, true);
+}
+
 /* @f ended: it no longer counts towards its SID's conns. */
 void tm_sflow_close(struct tm_sflow *f)
 {
@@ -283,15 +310,16 @@ static bool tm_sflow_in_window(struct net *net, const struct tm_sflow *f,
 }
 
 /*
- * A packet @th of the known connection @f came with SRH tag @tag from
- * load balancer @lb.  The load balancer the replies report to is the one
- * whose CONNECT hunt created @f: a CONNECT or RECOVER from it makes the
- * replies report again (it lost the flow, e.g. restarted), a STEER from
- * it shows it knows the server.  Anyone can put another address in
- * segments[1]: a RECOVER from another load balancer (the flow moved to
- * it, e.g. by ECMP) takes over the reports only with a segment the
- * connection's socket accepts (tm_sflow_in_window()); a CONNECT never
- * does.
+ * A packet of the known connection @f (TCP segment @th; NULL for UDP)
+ * came with SRH tag @tag from load balancer @lb.  The load balancer the
+ * replies report to is the one whose CONNECT (or DGRAM) hunt created @f:
+ * a hunt from it makes the replies report again (it lost the flow, e.g.
+ * restarted), a STEER from it shows it knows the server.  Anyone can put
+ * another address in segments[1]: a RECOVER from another load balancer
+ * (the flow moved to it, e.g. by ECMP) takes over the reports only with a
+ * segment the connection's socket accepts (tm_sflow_in_window()); a
+ * CONNECT never does, nor anything of a UDP flow, which has no sequence
+ * numbers to prove it.
  */
 void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 		 const struct in6_addr *lb, const struct tcphdr *th)
@@ -304,7 +332,7 @@ void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 	switch (tag) {
 	case TM_SRLB_TAG_RECOVER:
 		if (!same) {
-			if (!tm_sflow_in_window(net, f, th))
+			if (!th || !tm_sflow_in_window(net, f, th))
 				return;
 			spin_lock(&f->lock);
 			f->lb = *lb;
@@ -314,6 +342,7 @@ void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 			set_bit(TM_SFLOW_REPORT, &f->flags);
 		break;
 	case TM_SRLB_TAG_CONNECT:
+	case TM_SRLB_TAG_DGRAM:
 		if (same && !test_bit(TM_SFLOW_REPORT, &f->flags))
 			set_bit(TM_SFLOW_REPORT, &f->flags);
 		break;
@@ -410,7 +439,11 @@ bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f)
  *     server's), the connection no longer counts;
  *   - closing: forgotten TM_SFLOW_CLOSE_TIMEOUT after its last packet;
  *   - idle for TM_SFLOW_IDLE_TIMEOUT: forgotten unless its socket is
- *     still open.
+ *     still open;
+ *   - UDP: forgotten after TM_SFLOW_UDP_TIMEOUT without a packet;
+ *     until its client sent a second datagram (anyone can send one from
+ *     any address), counted only TM_SFLOW_SYN_TIMEOUT and forgotten
+ *     first, as a half-open connection.
  */
 static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 			 unsigned long now)
@@ -422,6 +455,14 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 	bool est = test_bit(TM_SFLOW_EST, &f->flags);
 	enum tm_sk_state st;
 
+	if (f->key.proto == IPPROTO_UDP) {
+		if (idle >= TM_SFLOW_UDP_TIMEOUT)
+			return true;
+		if (est || now - f->born < TM_SFLOW_SYN_TIMEOUT)
+			return false;
+		tm_sflow_count(f, false);
+		return s->nflows >= TM_SID_MAX_FLOWS / 2;
+	}
 	if (test_bit(TM_SFLOW_CLOSING, &f->flags))
 		return idle >= TM_SFLOW_CLOSE_TIMEOUT;
 	if (est && !check && idle < TM_SFLOW_IDLE_TIMEOUT)

@@ -51,8 +51,10 @@ static void tm_srh_at_network(struct sk_buff *skb)
  * The HMAC text of the kernel (seg6_hmac_compute()) holds the source,
  * 6 bytes and the segments in SEG6_HMAC_RING_SIZE bytes.
  */
-#define TM_SRH_HMAC_MAX_SEGS \
-	((SEG6_HMAC_RING_SIZE - 1 - 16 - 1 - 1 - 4) / 16)
+static_assert(TM_SRH_HMAC_MAX_SEGS ==
+	      (SEG6_HMAC_RING_SIZE - 1 - 16 - 1 - 1 - 4) / 16);
+static_assert(1 + 2 * TM_LB_UDP_HMAC_MAX_CHOICES <= TM_SRH_HMAC_MAX_SEGS &&
+	      3 + 2 * TM_LB_UDP_HMAC_MAX_CHOICES > TM_SRH_HMAC_MAX_SEGS);
 
 /*
  * Called under the RCU read lock (the hooks) with a @hmac key id: @net's

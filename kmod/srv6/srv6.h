@@ -108,14 +108,17 @@ struct tm_sid {
 
 /**
  * struct tm_sflow_key - what a server's connection table finds one by
+ * (hashed up to @proto, no padding before it)
  * @client: the client's address
  * @vip: the address the client connected to
  * @cport: the client's port
  * @vport: the port the client connected to
+ * @proto: IPPROTO_TCP or IPPROTO_UDP
  */
 struct tm_sflow_key {
 	struct in6_addr client, vip;
 	__be16 cport, vport;
+	u8 proto;
 };
 
 /**
@@ -131,7 +134,8 @@ struct tm_sflow_key {
  * @flags: TM_SFLOW_CLOSING once it ended, TM_SFLOW_UNCOUNTED while it
  *	does not count towards its SID's conns (closed, or a handshake
  *	older than TM_SFLOW_SYN_TIMEOUT), TM_SFLOW_REPORT while the replies
- *	go through @lb, TM_SFLOW_EST once its socket was seen established,
+ *	go through @lb, TM_SFLOW_EST once its socket was seen established
+ *	(UDP: once its client sent a second datagram),
  *	TM_SFLOW_CHECK while a client's FIN or RST waits for the aging to
  *	ask the socket, TM_SFLOW_GONE once unlinked (under tm_sids.flock)
  * @lock: guards @lb, and the changes of CLOSING and UNCOUNTED
@@ -511,25 +515,34 @@ void tm_sid_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 		    bool committed);
 void tm_sid_count(struct tm_sid *sid, enum tm_sidc c);
 void tm_sid_read(const struct tm_sid *sid, u64 *c);
-struct tm_sflow *tm_sflow_find(struct tm_sids *s, const struct in6_addr *client,
+struct tm_sflow *tm_sflow_find(struct tm_sids *s, u8 proto,
+			       const struct in6_addr *client,
 			       const struct in6_addr *vip, __be16 cport,
 			       __be16 vport);
-struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid,
+struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid, u8 proto,
 			      const struct in6_addr *client,
 			      const struct in6_addr *vip, __be16 cport,
 			      __be16 vport, u16 tag, const struct in6_addr *lb,
 			      int dif);
 void tm_sflow_seen(struct tm_sflow *f, bool check);
 void tm_sflow_close(struct tm_sflow *f);
+void tm_sflow_confirm(struct tm_sflow *f);
 bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f);
 void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
 		 const struct in6_addr *lb, const struct tcphdr *th);
 
 /* srh.c: inserting and removing SRHs */
-/* Longest SRH handled: the VIP, the LB SID and 14 candidates. */
-#define TM_SRH_MAX_SEGS		16
+/*
+ * Longest SRH handled: the VIP, the LB SID and the candidates of a UDP
+ * hunt (lb_fwd.c), which visits all but the first twice.
+ */
+#define TM_SRH_MAX_SEGS		(1 + 2 * TM_LB_MAX_CHOICES)
 /* An RFC 8754 HMAC TLV: type, length, reserved, key id, 32 bytes. */
 #define TM_SRH_HMAC_LEN		40
+/* Longest SRH with an HMAC TLV: what the kernel's HMAC text holds (srh.c). */
+#define TM_SRH_HMAC_MAX_SEGS	14
+/* A UDP hunt has 1 + 2 k segments (lb_nl.c's message says 6). */
+#define TM_LB_UDP_HMAC_MAX_CHOICES	6
 int tm_srh_push(struct sk_buff *skb, struct net *net,
 		const struct in6_addr *segs, unsigned int n, u16 tag, u32 hmac);
 int tm_srh_pop(struct sk_buff *skb, unsigned int srhlen,

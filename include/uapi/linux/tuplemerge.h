@@ -292,7 +292,7 @@
  *
  * TM_CMD_LB_SERVICE_NEW (do, admin)
  *	Create service TM_A_LB_NAME: TM_A_LB_VIP, TM_A_LB_SID (required),
- *	TM_A_LB_PROTO (IPPROTO_TCP, the default), TM_A_LB_PORT,
+ *	TM_A_LB_PROTO (IPPROTO_TCP, the default, or IPPROTO_UDP), TM_A_LB_PORT,
  *	TM_A_LB_CHOICES (1..TM_LB_MAX_CHOICES, default
  *	TM_LB_CHOICES_DEFAULT),
  *	TM_A_LB_TABLE_SIZE (a prime, default TM_LB_TABLE_SIZE_DEFAULT),
@@ -619,6 +619,14 @@ enum tm_srlb_tag {
 					 */
 	TM_SRLB_TAG_PROBE_OK,		/* server: the probe, answered */
 	TM_SRLB_TAG_PROBE_NO_LISTENER,	/* server: the probe, no listener */
+	TM_SRLB_TAG_DGRAM,		/* LB: a UDP datagram of a flow it
+					 * does not know, new or not:
+					 * [VIP, LB SID, c_k ... c_1,
+					 * c_2 ... c_k] visits the candidates
+					 * c_k ... c_2 first, where only a
+					 * server that knows the flow takes
+					 * it, then c_1 ... c_k as CONNECT
+					 */
 };
 
 /**
@@ -799,7 +807,7 @@ enum tm_attr {
 	TM_A_SID_REPORTS,	/* u64: replies sent through the LB */
 	TM_A_LB_NAME,		/* string, at most TM_NAME_MAX - 1 bytes */
 	TM_A_LB_VIP,		/* binary: 16 bytes */
-	TM_A_LB_PROTO,		/* u8: IPPROTO_TCP */
+	TM_A_LB_PROTO,		/* u8: IPPROTO_TCP or IPPROTO_UDP */
 	TM_A_LB_PORT,		/* u16: 0 = any */
 	TM_A_LB_SID,		/* binary: 16 bytes, the LB's SID */
 	TM_A_LB_CHOICES,	/* u8: candidates per connection */
