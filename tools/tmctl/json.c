@@ -1318,10 +1318,11 @@ static void tm_json_service_obj(struct tm_json *j, const char *path,
 	if (tm_json_missing(j, path, o, TM_JL_NAME, "name",
 			    "the service's name"))
 		return;
-	/* The text has one protocol, the keyword tcp. */
-	if (v[TM_JL_PROTO] && strcmp(v[TM_JL_PROTO]->s, "tcp")) {
+	/* The text's protocols are the keywords tcp and udp. */
+	if (v[TM_JL_PROTO] && strcmp(v[TM_JL_PROTO]->s, "tcp") &&
+	    strcmp(v[TM_JL_PROTO]->s, "udp")) {
 		tm_json_error(j, path, m[TM_JL_PROTO].name,
-			      "unknown service protocol '%s' (expected tcp)",
+			      "unknown service protocol '%s' (expected tcp or udp)",
 			      v[TM_JL_PROTO]->s);
 		o->ok = false;
 	}
@@ -1334,7 +1335,7 @@ static void tm_json_service_obj(struct tm_json *j, const char *path,
 		tm_json_pair(j, m, v, TM_JL_VIP);
 		tm_json_pair(j, m, v, TM_JL_SID);
 		if (v[TM_JL_PROTO])
-			tm_json_word(j, "tcp", m[TM_JL_PROTO].name);
+			tm_json_word(j, v[TM_JL_PROTO]->s, m[TM_JL_PROTO].name);
 		for (k = TM_JL_PORT; k <= TM_JL_HEALTH_FALL; k++)
 			tm_json_pair(j, m, v, k);
 		if (v[TM_JL_HEALTH_LISTENER] &&

@@ -88,6 +88,7 @@ static const struct tm_keyword tm_lb_keywords[TM_LB_K_MAX] = {
 	[TM_LB_K_VIP] = { "vip", true },
 	[TM_LB_K_SID] = { "sid", true },
 	[TM_LB_K_TCP] = { "tcp", false },
+	[TM_LB_K_UDP] = { "udp", false },
 	[TM_LB_K_PORT] = { "port", true },
 	[TM_LB_K_AFFINITY] = { "affinity", true },
 	[TM_LB_K_CHOICES] = { "choices", true },
@@ -267,7 +268,7 @@ static int tm_lb_health_check(const struct tm_words *w,
 	return 0;
 }
 
-/* "NAME vip ADDR sid LBSID [tcp] [port PORT] ..." of lb service add. */
+/* "NAME vip ADDR sid LBSID [tcp|udp] [port PORT] ..." of lb service add. */
 static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 {
 	int i, k, n, v, err;
@@ -280,6 +281,10 @@ static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 		if (TM_LB_SEEN(s, k))
 			return tm_werror(w, i, "%s given twice",
 					 tm_lb_keywords[k].name);
+		if ((k == TM_LB_K_TCP && TM_LB_SEEN(s, TM_LB_K_UDP)) ||
+		    (k == TM_LB_K_UDP && TM_LB_SEEN(s, TM_LB_K_TCP)))
+			return tm_werror(w, i,
+					 "a service is either tcp or udp");
 		s->word[k] = i;
 		n = tm_lb_keywords[k].value ? 2 : 1;
 		if (n == 1)
@@ -429,6 +434,10 @@ void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
 	if (TM_LB_SEEN(r, TM_LB_K_TCP)) {
 		tm_attr_map_add(map, nlh, r->word[TM_LB_K_TCP]);
 		mnl_attr_put_u8(nlh, TM_A_LB_PROTO, IPPROTO_TCP);
+	}
+	if (TM_LB_SEEN(r, TM_LB_K_UDP)) {
+		tm_attr_map_add(map, nlh, r->word[TM_LB_K_UDP]);
+		mnl_attr_put_u8(nlh, TM_A_LB_PROTO, IPPROTO_UDP);
 	}
 	if (TM_LB_SEEN(r, TM_LB_K_PORT)) {
 		tm_attr_map_add(map, nlh, r->word[TM_LB_K_PORT]);

@@ -203,6 +203,7 @@ lb ser a dns vip fd00:100::53 sid fd00:1b::2
 lb b a dns fc00:4::100
 lb service add api vip fd00:100::2 sid fd00:1b::3 health-interval 2s \
 	health-timeout 500ms health-rise 3 health-fall 2 health-listener
+lb service add quic vip fd00:100::2 sid fd00:1b::4 udp port 443
 table add lbt family ip6 hook prerouting
 rule add lbt dst fd00:100::53 proto tcp dport 53 lb dns
 EOF
@@ -228,6 +229,7 @@ lb service add web vip fd00::1 sid 10.0.0.1
 flush ruleset now
 lb service add web vip fd00::1 sid fd00::2 health-rise 2
 lb service add web vip fd00::1 sid fd00::2 health-interval 1 health-timeout 1001ms
+lb service add web vip fd00::1 sid fd00::2 udp port 53 tcp
 EOF
 cat > badobjects.expect <<'EOF'
 badobjects.batch:1:5: error: 'load' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
@@ -247,6 +249,7 @@ badobjects.batch:14:36: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
 badobjects.batch:15:15: error: unexpected 'now'
 badobjects.batch:16:44: error: health-rise needs health-interval
 badobjects.batch:17:77: error: bad health-timeout '1001ms': longer than health-interval '1'
+badobjects.batch:18:56: error: a service is either tcp or udp
 EOF
 check "bad SID and service lines in a batch file" 1 \
 	"$(cat badobjects.expect)" -c -f badobjects.batch
@@ -435,6 +438,7 @@ cat > good.json <<'EOF'
 			{"sid": "fc00:3::100", "weight": 65535}
 		 ]},
 		{"name": "dns", "vip": "fd00:100::53", "sid": "fd00:1b::2",
+		 "proto": "udp",
 		 "backends": [{"sid": "fc00:4::100"}]}
 	],
 	"tables": [
@@ -497,7 +501,7 @@ lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 affinity src cho
 lb backend add web fc00:1::100 weight 1
 lb backend add web fc00:2::100 weight 3
 lb backend add web fc00:3::100 weight 65535
-lb service add dns vip fd00:100::53 sid fd00:1b::2
+lb service add dns vip fd00:100::53 sid fd00:1b::2 udp
 lb backend add dns fc00:4::100
 table add edge family ip6 hook prerouting priority -150 policy drop engine tss collide 8 max-rules 5000 max-tuples 100
 rule add edge id 1 priority 7 dst fd00:100::1 dport 8080 proto tcp lb web
@@ -696,7 +700,7 @@ cat > values.json <<'EOF'
 {"sids": [{"sid": "10.0.0.1", "policy": "always"},
 	  {"sid": "fc00::1", "policy": "conns", "hmac": 3}],
  "services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2",
-	       "proto": "udp",
+	       "proto": "sctp",
 	       "backends": [{"sid": "fc00::1", "weight": 65536}]}],
  "tables": [{"name": "t", "collide": 0, "rules": [
 	{"dport_min": 70000, "dport_max": 70000, "action": "drop"},
@@ -711,7 +715,7 @@ EOF
 cat > values.expect <<'EOF'
 values.json: sids[0].sid: error: '10.0.0.1': a SID is an IPv6 address, not IPv4
 values.json: sids[1]: error: policy conns needs a number N (1..4294967295)
-values.json: services[0].proto: error: unknown service protocol 'udp' (expected tcp)
+values.json: services[0].proto: error: unknown service protocol 'sctp' (expected tcp or udp)
 values.json: services[0].backends[0].weight: error: bad weight '65536' (expected 0..65535)
 values.json: tables[0].collide: error: bad collide '0' (expected 1..128)
 values.json: tables[0].rules[0].dport_min: error: '70000': port out of range 0..65535
@@ -1173,8 +1177,10 @@ bad "lb, fin-timeout" "lb service add: bad fin-timeout '10s' (expected 1..86400)
 	lb service add web "${lbs[@]}" fin-timeout 10s
 bad "lb, syn-timeout" "lb service add: bad syn-timeout '86401' (expected 1..86400)" \
 	lb service add web "${lbs[@]}" syn-timeout 86401
-bad "lb, unknown keyword" "lb service add: unknown keyword 'udp'" \
-	lb service add web "${lbs[@]}" udp
+bad "lb, unknown keyword" "lb service add: unknown keyword 'sctp'" \
+	lb service add web "${lbs[@]}" sctp
+bad "lb, tcp and udp" "lb service add: a service is either tcp or udp" \
+	lb service add web "${lbs[@]}" udp tcp
 bad "lb, ambiguous keyword" "lb service add: ambiguous keyword 's' (sid, syn-timeout)" \
 	lb service add web vip 2001:db8::80 s fc00:ff::1
 bad "lb, keyword twice" "lb service add: vip given twice" \

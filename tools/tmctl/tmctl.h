@@ -575,6 +575,7 @@ enum tm_lb_field {
 	TM_LB_K_VIP,
 	TM_LB_K_SID,
 	TM_LB_K_TCP,
+	TM_LB_K_UDP,
 	TM_LB_K_PORT,
 	TM_LB_K_AFFINITY,
 	TM_LB_K_CHOICES,
