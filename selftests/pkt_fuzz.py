@@ -44,7 +44,7 @@ from srlb_pkt import addr as a6, csum
 
 CLONE_NEWNET = 0x40000000
 ETH_P_ALL = 0x0003
-SRLB_TAGS = (0, 0x5201, 0x5202, 0x5203, 0x5204)
+SRLB_TAGS = (0, 0x5201, 0x5202, 0x5203, 0x5204, 0x5208)
 NH_HBH, NH_TCP, NH_UDP, NH_IPV6, NH_ROUTING, NH_FRAG = 0, 6, 17, 41, 43, 44
 NH_ESP, NH_AH, NH_ICMP6, NH_NONE, NH_DSTOPTS, NH_IPIP = 50, 51, 58, 59, 60, 4
 
@@ -292,7 +292,7 @@ class Builder:
         if k < 0.1:
             segs = segs[:r.randrange(1, len(segs) + 1)]
         elif k < 0.15:
-            segs = [a6(sid)] * r.choice((1, 15, 16, 17, 30))
+            segs = [a6(sid)] * r.choice((1, 15, 16, 17, 18, 30))
         elif k < 0.2:
             segs = [self.r.randbytes(16) for _ in range(r.randrange(1, 6))] + \
                 [a6(sid)]
@@ -342,7 +342,7 @@ class Builder:
             segs = segs[:r.randrange(1, 4)] + \
                 [a6(a["s2"])] * r.randrange(3)
         elif k < 0.35:
-            segs = [a6(a["lbsid"])] * r.choice((1, 16, 17))
+            segs = [a6(a["lbsid"])] * r.choice((1, 16, 17, 18))
         n = len(segs)
         left = r.choice((n - 1, n - 1, 0, 1, n, 255))
         tag = r.choice((0x5204, 0x5204, 0x5201, 0x5203, 0, 0xffff))

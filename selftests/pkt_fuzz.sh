@@ -13,6 +13,7 @@
 #  | lb   vc fd00:c::1/64, 10.9.0.1/24; forwarding on                 |
 #  |   lbt (ip6, prerouting): dst VIP tcp dport 8080 -> lb web         |
 #  |       (LB SID fd00:1b::1, backends fc00:{1,2,3}::100, choices 3) |
+#  |     dst VIP udp dport 8080 -> lb dgram (LB SID fd00:1b::2, same) |
 #  |   c4 (ip, input, tss), c6 (ip6, input, linear), cin (inet,       |
 #  |   forward): port ranges, count, mark, drop, reject rules          |
 #  |   v1 fd00:1::1/64 -> AF_PACKET "direct"    v2, v3                 |
@@ -77,10 +78,16 @@ setup()
 	tm_lb table add lbt family ip6 hook prerouting &&
 		tm_lb lb service add web vip "$VIP" sid "$LB_SID" tcp \
 			port "$PORT" choices 3 || return 1
+	# UDP to the same VIP and port: its datagrams hunt in two passes.
+	tm_lb lb service add dgram vip "$VIP" sid fd00:1b::2 udp \
+		port "$PORT" choices 3 || return 1
 	for i in 1 2 3; do
-		tm_lb lb backend add web "$(sid_of "$i")" || return 1
+		tm_lb lb backend add web "$(sid_of "$i")" &&
+			tm_lb lb backend add dgram "$(sid_of "$i")" || return 1
 	done
 	tm_lb rule add lbt id 1 dst "$VIP/128" proto tcp dport "$PORT" lb web &&
+		tm_lb rule add lbt id 2 dst "$VIP/128" proto udp dport "$PORT" \
+			lb dgram &&
 		tm_lb table add c4 family ip hook input engine tss &&
 		tm_lb table add c6 family ip6 hook input engine linear &&
 		tm_lb table add cin family inet hook forward policy accept ||
