@@ -308,7 +308,7 @@ static void tm_batch_split(struct tm_batch *b)
 		}
 	}
 	tm_batch_end_cmd(b, first, end);
-	if (b->bad >= TM_BATCH_ERRORS_MAX)
+	if (b->bad >= TM_BATCH_ERRORS_MAX && s.p < s.end)
 		fprintf(stderr, "%s: error: too many errors, stopped\n",
 			b->name);
 	tm_batch_publish(b, true);

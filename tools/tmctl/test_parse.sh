@@ -398,6 +398,10 @@ for i in $(seq 1 25); do echo "rule add t id $i bogus"; done > many.batch
 	echo "many.batch: error: too many errors, stopped"
 } > many.expect
 check "error cap" 1 "$(cat many.expect)" -c -f many.batch
+head -n 20 many.batch > many20.batch
+sed 's/^many\.batch/many20.batch/; /too many errors/d' many.expect > many20.expect
+check "exactly 20 errors: all read, nothing stopped" 1 \
+	"$(cat many20.expect)" -c -f many20.batch
 
 # stdin, missing files, -f with a command.
 check "stdin" 1 "<stdin>:1:12: error: unknown keyword 'x'" \
