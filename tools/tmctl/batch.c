@@ -650,11 +650,9 @@ static int tm_batch_json(struct tm_batch *b)
 {
 	int ret;
 
+	/* json.c stops at too many errors, and says so. */
 	ret = tm_json_commands(b->name, b->text, b->len, tm_batch_json_cmd, b,
 			       &b->json);
-	if (b->bad >= TM_BATCH_ERRORS_MAX)
-		fprintf(stderr, "%s: error: too many errors, stopped\n",
-			b->name);
 	b->max_cmds = b->ncmds;
 	tm_batch_publish(b, true);
 	return ret || b->bad ? TMCTL_EPARSE : TMCTL_OK;

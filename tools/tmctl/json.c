@@ -456,20 +456,28 @@ __printf(2, 3) static const char *tm_json_printf(struct tm_json *j,
 
 /* Messages */
 
-/* One more error; past the last one, the reading stops. */
+/* One more error. */
 static void tm_json_count(struct tm_json *j, bool refused)
 {
 	j->errors++;
 	j->refused += refused;
 	if (!refused)
 		j->bad = true;
-	if (j->errors < TM_JSON_ERRORS_MAX)
-		return;
-	/* batch.c says so when emit() refused them all. */
-	if (j->refused < j->errors)
+}
+
+/*
+ * Whether the reading stopped.  After TM_JSON_ERRORS_MAX errors, the first
+ * error or command that would follow stops it, and says so: a file with
+ * exactly that many is read to its end, and stops nothing.
+ */
+static bool tm_json_stopped(struct tm_json *j)
+{
+	if (!j->stop && j->errors >= TM_JSON_ERRORS_MAX) {
 		fprintf(stderr, "%s: error: too many errors, stopped\n",
 			j->file);
-	j->stop = true;
+		j->stop = true;
+	}
+	return j->stop;
 }
 
 /* "FILE: PATH.KEY: error: ...", as tm_werror() words it. */
@@ -478,7 +486,7 @@ __printf(4, 5) static void tm_json_error(struct tm_json *j, const char *path,
 {
 	va_list ap;
 
-	if (j->stop)
+	if (tm_json_stopped(j))
 		return;
 	fprintf(stderr, "%s: ", j->file);
 	if (path && *path)
@@ -798,7 +806,7 @@ static json_t *tm_json_syntax(struct tm_json *j)
 	json_error_t e;
 	json_t *root;
 
-	if (j->stop)
+	if (tm_json_stopped(j))
 		return NULL;
 	tm_json_patch(j);
 	root = json_loadb(j->text, j->len, TM_JSON_FLAGS, &e);
@@ -1210,7 +1218,7 @@ static void tm_json_emit(struct tm_json *j, const char *path)
 {
 	int i;
 
-	if (j->stop)
+	if (tm_json_stopped(j))
 		return;
 	if (tmctl.check && tmctl.echo) {
 		for (i = 0; i < j->argc; i++) {

@@ -810,6 +810,30 @@ same_error "a set and the family" "rule add t family ip dst { ::1 } drop" \
 	echo "many.json: error: too many errors, stopped"
 } > many-json.expect
 check "JSON error cap" 1 "$(cat many-json.expect)" -c -j -f many.json
+# Exactly 20: all read, nothing said to be stopped.
+sed 's/, {"id": 2[1-5], "bogus": 1}//g' many.json > many20.json
+sed 's/^many\.json/many20.json/; /too many errors/d' many-json.expect \
+	> many20-json.expect
+check "JSON, exactly 20 errors: all read, nothing stopped" 1 \
+	"$(cat many20-json.expect)" -c -j -f many20.json
+# Errors of the text parser (the commands made, then refused): the same.
+for n in 20 21; do
+	{
+		printf '{"sids": [{"sid": "fc00::1", "policy": "frob"}'
+		for i in $(seq 2 "$n"); do
+			printf ', {"sid": "fc00::%d", "policy": "frob"}' "$i"
+		done
+		printf ']}\n'
+	} > refused$n.json
+	for i in $(seq 0 19); do
+		printf "refused$n.json: sids[%d].policy: error: unknown policy 'frob' (expected always, never, conns, backlog or load)\n" "$i"
+	done > refused$n.expect
+done
+echo "refused21.json: error: too many errors, stopped" >> refused21.expect
+check "JSON, 20 refused commands: nothing stopped" 1 \
+	"$(cat refused20.expect)" -c -j -f refused20.json
+check "JSON, 21 refused commands: stopped" 1 \
+	"$(cat refused21.expect)" -c -j -f refused21.json
 
 # Command lines: errors found before any netlink traffic.
 ok "rule add, every field" rule add t id 7 priority 3 src 10.0.0.0/8 \
