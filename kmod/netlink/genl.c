@@ -252,6 +252,11 @@ int tm_put_generation(struct sk_buff *skb, u64 generation)
 				 TM_A_PAD);
 }
 
+/* A day at most: a longer timeout is a leak, not a timeout. */
+static struct netlink_range_validation tm_lb_timeout_range = {
+	.min = 1, .max = TM_LB_TIMEOUT_MAX,
+};
+
 static struct netlink_range_validation tm_sid_threshold_range = {
 	.min = 1, .max = U32_MAX,
 };
@@ -264,6 +269,14 @@ static const struct nla_policy tm_sid_new_policy[TM_A_MAX + 1] = {
 						     &tm_sid_threshold_range),
 	/* The kernel's seg6 HMAC key ids start at 1 (seg6_genl_sethmac()). */
 	[TM_A_SID_HMAC_KEY] = NLA_POLICY_MIN(NLA_U32, 1),
+	[TM_A_SID_IDLE_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							&tm_lb_timeout_range),
+	[TM_A_SID_CLOSE_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							 &tm_lb_timeout_range),
+	[TM_A_SID_SYN_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &tm_lb_timeout_range),
+	[TM_A_SID_UDP_TIMEOUT] = NLA_POLICY_FULL_RANGE(NLA_U32,
+						       &tm_lb_timeout_range),
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
 };
 
@@ -287,11 +300,6 @@ static struct netlink_range_validation tm_lb_size_range = {
 
 static struct netlink_range_validation tm_lb_flows_range = {
 	.min = 1, .max = TM_LB_MAX_FLOWS_LIMIT,
-};
-
-/* A day at most: a longer timeout is a leak, not a timeout. */
-static struct netlink_range_validation tm_lb_timeout_range = {
-	.min = 1, .max = TM_LB_TIMEOUT_MAX,
 };
 
 static struct netlink_range_validation tm_lb_health_interval_range = {

@@ -45,6 +45,13 @@ static inline struct tm_table *tm_nl_info_table(const struct genl_info *info)
 	return info->user_ptr[1];
 }
 
+/* The u32 attribute @type of a request, or @dflt when it is absent. */
+static inline u32 tm_get_u32_or(const struct genl_info *info, int type,
+				u32 dflt)
+{
+	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : dflt;
+}
+
 /* genl.c: the family, its events group */
 extern struct genl_family tm_genl_family;
 int __init tm_genl_init(void);

@@ -226,11 +226,6 @@ static int tm_get_unicast(struct genl_info *info, int type,
 	return 0;
 }
 
-static u32 tm_get_u32_or(struct genl_info *info, int type, u32 dflt)
-{
-	return info->attrs[type] ? nla_get_u32(info->attrs[type]) : dflt;
-}
-
 /*
  * The health checks of a new service into @h: none without
  * TM_A_LB_HEALTH_INTERVAL (then none of the others may come), else the

@@ -49,6 +49,12 @@ static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
 	if (READ_ONCE(sid->hmac) &&
 	    nla_put_u32(skb, TM_A_SID_HMAC_KEY, READ_ONCE(sid->hmac)))
 		goto nospace;
+	if (nla_put_u32(skb, TM_A_SID_IDLE_TIMEOUT, READ_ONCE(sid->to.idle)) ||
+	    nla_put_u32(skb, TM_A_SID_CLOSE_TIMEOUT,
+			READ_ONCE(sid->to.close)) ||
+	    nla_put_u32(skb, TM_A_SID_SYN_TIMEOUT, READ_ONCE(sid->to.syn)) ||
+	    nla_put_u32(skb, TM_A_SID_UDP_TIMEOUT, READ_ONCE(sid->to.udp)))
+		goto nospace;
 	if (counters) {
 		if (nla_put_u32(skb, TM_A_SID_CONNS,
 				max(atomic_read(&sid->conns), 0)) ||
@@ -130,6 +136,15 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	/* A key id that need not exist yet: see tm_nl_lb_service_new(). */
 	if (info->attrs[TM_A_SID_HMAC_KEY])
 		cfg.hmac = nla_get_u32(info->attrs[TM_A_SID_HMAC_KEY]);
+	/* The policy checked the ranges. */
+	cfg.to.idle = tm_get_u32_or(info, TM_A_SID_IDLE_TIMEOUT,
+				    TM_SID_IDLE_TIMEOUT_DEFAULT);
+	cfg.to.close = tm_get_u32_or(info, TM_A_SID_CLOSE_TIMEOUT,
+				     TM_SID_CLOSE_TIMEOUT_DEFAULT);
+	cfg.to.syn = tm_get_u32_or(info, TM_A_SID_SYN_TIMEOUT,
+				   TM_SID_SYN_TIMEOUT_DEFAULT);
+	cfg.to.udp = tm_get_u32_or(info, TM_A_SID_UDP_TIMEOUT,
+				   TM_SID_UDP_TIMEOUT_DEFAULT);
 	/* Both the socket's opener and the caller, as GENL_ADMIN_PERM. */
 	cfg.global_ok = netlink_capable(skb, CAP_NET_ADMIN);
 

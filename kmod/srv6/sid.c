@@ -24,16 +24,17 @@
  * bound the first SID.  A
  * connection counts towards its SID's conns while its TCP socket says it
  * is open (tm_sflow_age(): a FIN or RST anyone can send proves nothing),
- * or the server sent no FIN, and for TM_SFLOW_SYN_TIMEOUT while its
- * handshake is under way; it is forgotten TM_SFLOW_CLOSE_TIMEOUT after it
+ * or the server sent no FIN, and for its SID's syn timeout while its
+ * handshake is under way; it is forgotten the close timeout after it
  * closed (so that the last ACKs still find it), when a handshake older
- * than TM_SFLOW_SYN_TIMEOUT has no request socket left, or after
- * TM_SFLOW_IDLE_TIMEOUT without a packet when its socket is gone.  A UDP
- * flow has no socket that says it is over: it is remembered until
- * TM_SFLOW_UDP_TIMEOUT without a packet either way, and counts as long
- * once its client sent a second datagram (before, like a handshake,
- * TM_SFLOW_SYN_TIMEOUT).  A delayed work ages them once a second while the
- * hook is on.
+ * than the syn timeout has no request socket left, or after the idle
+ * timeout without a packet when its socket is gone.  A UDP flow has no
+ * socket that says it is over: it is remembered until the udp timeout
+ * without a packet either way, and counts as long once its client sent a
+ * second datagram (before, like a handshake, the syn timeout).  Each SID
+ * has its own timeouts (struct tm_sid_timeouts), which a new policy
+ * changes for the connections it has too.  A delayed work ages them once
+ * a second while the hook is on.
  */
 #include <linux/netfilter_ipv6.h>
 #include <linux/rhashtable.h>
@@ -46,11 +47,6 @@
 #include "netns.h"
 #include "txn.h"
 #include "netlink/genl.h"
-
-#define TM_SFLOW_IDLE_TIMEOUT	(60 * HZ)
-#define TM_SFLOW_CLOSE_TIMEOUT	(2 * HZ)
-#define TM_SFLOW_SYN_TIMEOUT	(3 * HZ)
-#define TM_SFLOW_UDP_TIMEOUT	(30 * HZ)
 
 static u32 tm_sid_hash(const struct in6_addr *a)
 {
@@ -244,7 +240,7 @@ static void tm_sflow_count(struct tm_sflow *f, bool counted)
 
 /*
  * A UDP flow's client sent a second datagram: it counts towards its SID's
- * conns until it goes idle (no longer only TM_SFLOW_SYN_TIMEOUT).
+ * conns until it goes idle (no longer only the syn timeout).
  */
 void tm_sflow_confirm(struct tm_sflow *f)
 {
@@ -429,7 +425,7 @@ bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f)
  * The count follows the TCP socket, not the packets that claim to end
  * the connection:
  *   - half open (no established socket seen yet): no longer counted
- *     once TM_SFLOW_SYN_TIMEOUT old, so that the SYNs of a flood nobody
+ *     once the syn timeout old, so that the SYNs of a flood nobody
  *     completes count only that long, but kept while the server's
  *     request socket retransmits its SYN-ACK (a slow or lossy client
  *     may still complete it, and then counts again), unless the table
@@ -437,13 +433,14 @@ bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f)
  *   - established, or a client FIN or RST went by: the socket decides;
  *     gone, or past ESTABLISHED (the client's FIN accepted, or the
  *     server's), the connection no longer counts;
- *   - closing: forgotten TM_SFLOW_CLOSE_TIMEOUT after its last packet;
- *   - idle for TM_SFLOW_IDLE_TIMEOUT: forgotten unless its socket is
- *     still open;
- *   - UDP: forgotten after TM_SFLOW_UDP_TIMEOUT without a packet;
- *     until its client sent a second datagram (anyone can send one from
- *     any address), counted only TM_SFLOW_SYN_TIMEOUT and forgotten
- *     first, as a half-open connection.
+ *   - closing: forgotten the close timeout after its last packet;
+ *   - idle for the idle timeout: forgotten unless its socket is still
+ *     open;
+ *   - UDP: forgotten after the udp timeout without a packet; until its
+ *     client sent a second datagram (anyone can send one from any
+ *     address), counted only the syn timeout and forgotten first, as a
+ *     half-open connection.
+ * The timeouts are @f's SID's, which lives as long as @f is linked.
  */
 static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 			 unsigned long now)
@@ -453,19 +450,23 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 	unsigned long idle = time_after(last, now) ? 0 : now - last;
 	bool check = test_bit(TM_SFLOW_CHECK, &f->flags);
 	bool est = test_bit(TM_SFLOW_EST, &f->flags);
+	const struct tm_sid_timeouts *to = &f->sid->to;
+	unsigned long syn = READ_ONCE(to->syn) * HZ;
+	unsigned long tout;
 	enum tm_sk_state st;
 
 	if (f->key.proto == IPPROTO_UDP) {
-		if (idle >= TM_SFLOW_UDP_TIMEOUT)
+		if (idle >= READ_ONCE(to->udp) * HZ)
 			return true;
-		if (est || now - f->born < TM_SFLOW_SYN_TIMEOUT)
+		if (est || now - f->born < syn)
 			return false;
 		tm_sflow_count(f, false);
 		return s->nflows >= TM_SID_MAX_FLOWS / 2;
 	}
 	if (test_bit(TM_SFLOW_CLOSING, &f->flags))
-		return idle >= TM_SFLOW_CLOSE_TIMEOUT;
-	if (est && !check && idle < TM_SFLOW_IDLE_TIMEOUT)
+		return idle >= READ_ONCE(to->close) * HZ;
+	tout = READ_ONCE(to->idle) * HZ;
+	if (est && !check && idle < tout)
 		return false;
 	st = tm_sflow_sk_state(s->net, f);
 	switch (st) {
@@ -477,7 +478,7 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 		/* A RST still on its way to the socket: look again. */
 		if (check && idle >= HZ)
 			clear_bit(TM_SFLOW_CHECK, &f->flags);
-		if (idle >= TM_SFLOW_IDLE_TIMEOUT)
+		if (idle >= tout)
 			WRITE_ONCE(f->last, now);
 		return false;
 	case TM_SK_CLOSING:
@@ -490,7 +491,7 @@ static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,
 			tm_sflow_close(f);
 			return false;
 		}
-		if (now - f->born < TM_SFLOW_SYN_TIMEOUT)
+		if (now - f->born < syn)
 			return false;
 		tm_sflow_count(f, false);
 		return st == TM_SK_NONE || s->nflows >= TM_SID_MAX_FLOWS / 2;
@@ -692,6 +693,17 @@ static void tm_sid_txn_policy(struct tm_sid *sid, const struct tm_sid_cfg *cfg)
 	sid->txn_policy = cfg->policy;
 	sid->txn_threshold = cfg->threshold;
 	sid->txn_hmac = cfg->hmac;
+	sid->txn_to = cfg->to;
+}
+
+/* The aging reads them without a lock. */
+static void tm_sid_set_timeouts(struct tm_sid *sid,
+				const struct tm_sid_timeouts *to)
+{
+	WRITE_ONCE(sid->to.idle, to->idle);
+	WRITE_ONCE(sid->to.close, to->close);
+	WRITE_ONCE(sid->to.syn, to->syn);
+	WRITE_ONCE(sid->to.udp, to->udp);
 }
 
 /* A new policy for the bound (or @txn's) @sid. */
@@ -704,6 +716,7 @@ static int tm_sid_set(struct tm_sid *sid, const struct tm_sid_cfg *cfg,
 		WRITE_ONCE(sid->threshold, cfg->threshold);
 		WRITE_ONCE(sid->policy, cfg->policy);
 		WRITE_ONCE(sid->hmac, cfg->hmac);
+		tm_sid_set_timeouts(sid, &cfg->to);
 		return 0;
 	}
 	if (sid->txn && sid->txn != txn) {
@@ -716,6 +729,7 @@ static int tm_sid_set(struct tm_sid *sid, const struct tm_sid_cfg *cfg,
 		sid->policy = cfg->policy;
 		sid->threshold = cfg->threshold;
 		sid->hmac = cfg->hmac;
+		sid->to = cfg->to;
 		return 0;
 	}
 	tm_sid_txn_hold(sid, txn, TM_TXN_SET);
@@ -793,6 +807,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	sid->policy = cfg->policy;
 	sid->threshold = cfg->threshold;
 	sid->hmac = cfg->hmac;
+	sid->to = cfg->to;
 	atomic_set(&sid->conns, 0);
 	INIT_LIST_HEAD(&sid->flows);
 	/* A transaction's SID hooks too: its commit must not fail. */
@@ -952,10 +967,13 @@ void tm_sid_txn_switch(struct tm_net *tn, struct tm_txn *txn)
 		case TM_TXN_SET:
 			sid->txn_changed = sid->policy != sid->txn_policy ||
 					   sid->threshold != sid->txn_threshold ||
-					   sid->hmac != sid->txn_hmac;
+					   sid->hmac != sid->txn_hmac ||
+					   memcmp(&sid->to, &sid->txn_to,
+						  sizeof(sid->to));
 			WRITE_ONCE(sid->threshold, sid->txn_threshold);
 			WRITE_ONCE(sid->policy, sid->txn_policy);
 			WRITE_ONCE(sid->hmac, sid->txn_hmac);
+			tm_sid_set_timeouts(sid, &sid->txn_to);
 			break;
 		case TM_TXN_DEL:
 			tm_sid_unlink(s, sid);

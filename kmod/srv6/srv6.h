@@ -62,6 +62,18 @@ struct tm_sid_stats {
 };
 
 /**
+ * struct tm_sid_timeouts - how long a server remembers a connection, in
+ * seconds (the attributes TM_A_SID_*_TIMEOUT)
+ * @idle: without a packet, once its socket is gone
+ * @close: after it closed
+ * @syn: while its handshake counts towards the policy
+ * @udp: a UDP flow without a datagram
+ */
+struct tm_sid_timeouts {
+	u32 idle, close, syn, udp;
+};
+
+/**
  * struct tm_sid - a connection-acceptance SID bound to the module (sid.c)
  * @node: in tm_sids.hash (RCU; writers hold tm_net.lock)
  * @rcu: deferred free
@@ -72,6 +84,7 @@ struct tm_sid_stats {
  * @load: the load the application last reported
  * @hmac: seg6 HMAC key id that LB packets must carry and reports are
  *	signed with, 0: none (read by the hooks without a lock)
+ * @to: its connections' timeouts (read by the aging without a lock)
  * @stats: per-CPU counters
  * @dead: unbound; no connection may be added (set and read under
  *	tm_sids.flock)
@@ -84,6 +97,7 @@ struct tm_sid_stats {
  * @txn_policy: the policy TM_TXN_SET gives it
  * @txn_threshold: its threshold
  * @txn_hmac: its HMAC key id
+ * @txn_to: its timeouts
  */
 struct tm_sid {
 	struct hlist_node node;
@@ -93,6 +107,7 @@ struct tm_sid {
 	u32 threshold;
 	u32 load;
 	u32 hmac;
+	struct tm_sid_timeouts to;
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
 	bool dead;
@@ -104,6 +119,7 @@ struct tm_sid {
 	u8 txn_policy;
 	u32 txn_threshold;
 	u32 txn_hmac;
+	struct tm_sid_timeouts txn_to;
 };
 
 /**
@@ -133,7 +149,7 @@ struct tm_sflow_key {
  * @last: jiffies of its last packet
  * @flags: TM_SFLOW_CLOSING once it ended, TM_SFLOW_UNCOUNTED while it
  *	does not count towards its SID's conns (closed, or a handshake
- *	older than TM_SFLOW_SYN_TIMEOUT), TM_SFLOW_REPORT while the replies
+ *	older than its SID's syn timeout), TM_SFLOW_REPORT while the replies
  *	go through @lb, TM_SFLOW_EST once its socket was seen established
  *	(UDP: once its client sent a second datagram),
  *	TM_SFLOW_CHECK while a client's FIN or RST waits for the aging to
@@ -486,6 +502,7 @@ static inline void tm_flows_walk(struct rhashtable *ht,
  * @policy: TM_SID_POLICY_*
  * @threshold: of the conns, backlog and load policies
  * @hmac: seg6 HMAC key id, 0: none
+ * @to: the timeouts of its connections
  * @global_ok: the caller may switch global state on: CAP_NET_ADMIN in the
  *	initial user namespace (the first SID turns nf_hooks_lwtunnel_enabled
  *	on for every namespace, for good)
@@ -495,6 +512,7 @@ struct tm_sid_cfg {
 	u8 policy;
 	u32 threshold;
 	u32 hmac;
+	struct tm_sid_timeouts to;
 	bool global_ok;
 };
 

@@ -526,6 +526,10 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_LB_BACKEND_PROBES] = MNL_TYPE_U64,
 	[TM_A_LB_BACKEND_PROBES_FAILED] = MNL_TYPE_U64,
 	[TM_A_LB_BACKEND_TRANSITIONS] = MNL_TYPE_U64,
+	[TM_A_SID_IDLE_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_SID_CLOSE_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_SID_SYN_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_SID_UDP_TIMEOUT] = MNL_TYPE_U32,
 };
 
 /* The attributes that are IPv6 addresses only: 16 bytes. */

@@ -249,9 +249,20 @@
  *	the caller lacks CAP_NET_ADMIN in the initial user namespace (the
  *	first SID switches that global key on).  Emits TM_CMD_SID_NEW.  With
  *	TM_A_TXN_ID, at the transaction's commit (as SET and DEL).
+ *	The timeouts of the connections it accepts, in seconds
+ *	(1..TM_LB_TIMEOUT_MAX, default TM_SID_*_TIMEOUT_DEFAULT):
+ *	TM_A_SID_IDLE_TIMEOUT without a packet once the connection's socket
+ *	is gone (an open socket keeps it), TM_A_SID_CLOSE_TIMEOUT after it
+ *	closed, TM_A_SID_SYN_TIMEOUT that a handshake counts towards the
+ *	policy, TM_A_SID_UDP_TIMEOUT without a datagram for a UDP flow.  The
+ *	load balancer's recovery of a connection it forgot needs the server
+ *	to remember it: keep IDLE and UDP at least the load balancer's idle
+ *	timeout.
  * TM_CMD_SID_SET (do, admin)
- *	Give the bound TM_A_SID_ADDR a new policy (same attributes as NEW);
- *	it keeps its connections and counters.  ENOENT when it is not bound.
+ *	Give the bound TM_A_SID_ADDR a new policy (same attributes as NEW,
+ *	the absent ones their defaults); it keeps its connections and
+ *	counters, whose timeouts change at once.  ENOENT when it is not
+ *	bound.
  *	Emits TM_CMD_SID_SET.
  * TM_CMD_SID_LOAD (do, admin)
  *	The application's report of its load, TM_A_SID_LOAD (any u32 scale,
@@ -263,7 +274,8 @@
  * TM_CMD_SID_GET (do, dump, admin)
  *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
  *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS,
- *	TM_A_SID_LOAD, TM_A_SID_HMAC_KEY (when set) and the counters
+ *	TM_A_SID_LOAD, TM_A_SID_HMAC_KEY (when set), the four timeouts and
+ *	the counters
  *	TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED, _UNKNOWN, _MALFORMED,
  *	_REPORTS, _HMAC_BAD and _HMAC_NOKEY.
  *
@@ -589,6 +601,11 @@ enum tm_sid_policy {
 #define TM_LB_FIN_TIMEOUT_DEFAULT	10
 #define TM_LB_SYN_TIMEOUT_DEFAULT	5
 #define TM_LB_TIMEOUT_MAX	86400
+/* A server's timeouts (seconds, 1..TM_LB_TIMEOUT_MAX), by default. */
+#define TM_SID_IDLE_TIMEOUT_DEFAULT	60
+#define TM_SID_CLOSE_TIMEOUT_DEFAULT	2
+#define TM_SID_SYN_TIMEOUT_DEFAULT	3
+#define TM_SID_UDP_TIMEOUT_DEFAULT	30
 /* Health checks: milliseconds between probes, a probe's timeout; counts. */
 #define TM_LB_HEALTH_INTERVAL_MIN	100
 #define TM_LB_HEALTH_INTERVAL_MAX	3600000
@@ -925,6 +942,12 @@ enum tm_attr {
 	TM_A_LB_BACKEND_PROBES,	/* u64: probes sent */
 	TM_A_LB_BACKEND_PROBES_FAILED,	/* u64: probes failed */
 	TM_A_LB_BACKEND_TRANSITIONS,	/* u64: times it went up or down */
+	TM_A_SID_IDLE_TIMEOUT,	/* u32: seconds an idle connection whose
+				 * socket is gone is kept
+				 */
+	TM_A_SID_CLOSE_TIMEOUT,	/* u32: seconds a closed one is kept */
+	TM_A_SID_SYN_TIMEOUT,	/* u32: seconds a handshake counts */
+	TM_A_SID_UDP_TIMEOUT,	/* u32: seconds an idle UDP flow is kept */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
