@@ -99,6 +99,10 @@ enum {
 	TM_JS_POLICY,
 	TM_JS_THRESHOLD,
 	TM_JS_HMAC,
+	TM_JS_IDLE_TIMEOUT,
+	TM_JS_CLOSE_TIMEOUT,
+	TM_JS_SYN_TIMEOUT,
+	TM_JS_UDP_TIMEOUT,
 	TM_JS_COUNTER,		/* the first of what sid show prints */
 	TM_JS_MAX = TM_JS_COUNTER + 11
 };
@@ -108,6 +112,10 @@ static const struct tm_json_member tm_json_sid[TM_JS_MAX] = {
 	[TM_JS_POLICY] = { "policy", TM_J_STRING },
 	[TM_JS_THRESHOLD] = { "threshold", TM_J_INT },
 	[TM_JS_HMAC] = { "hmac", TM_J_INT, "hmac" },
+	[TM_JS_IDLE_TIMEOUT] = { "idle_timeout", TM_J_INT, "idle-timeout" },
+	[TM_JS_CLOSE_TIMEOUT] = { "close_timeout", TM_J_INT, "close-timeout" },
+	[TM_JS_SYN_TIMEOUT] = { "syn_timeout", TM_J_INT, "syn-timeout" },
+	[TM_JS_UDP_TIMEOUT] = { "udp_timeout", TM_J_INT, "udp-timeout" },
 	[TM_JS_COUNTER + 0] = { "conns", TM_J_INT, "conns-now" },
 	[TM_JS_COUNTER + 1] = { "load", TM_J_INT, "load-now" },
 	[TM_JS_COUNTER + 2] = { "accepted", TM_J_INT, "accepted" },
@@ -1248,7 +1256,10 @@ static void tm_json_policy(struct tm_json *j, const struct tm_json_val **v)
 	tm_json_word(j, v[TM_JS_POLICY]->s, tm_json_sid[TM_JS_POLICY].name);
 }
 
-/* A SID: "sid add SID accept policy P [N] [hmac K] [conns-now N] ...". */
+/*
+ * A SID: "sid add SID accept policy P [N] [hmac K] [idle-timeout S] ...
+ * [conns-now N] ...".
+ */
 static void tm_json_sid_obj(struct tm_json *j, const char *path,
 			    struct tm_json_obj *o, void *arg)
 {
@@ -1279,8 +1290,14 @@ static void tm_json_sid_obj(struct tm_json *j, const char *path,
 		tm_json_policy(j, v);
 	if (v[TM_JS_THRESHOLD])
 		tm_json_word(j, v[TM_JS_THRESHOLD]->s, m[TM_JS_THRESHOLD].name);
-	for (i = TM_JS_HMAC; i < TM_JS_MAX; i++)
+	for (i = TM_JS_HMAC; i < TM_JS_MAX; i++) {
+		/* As sid show, the timeouts that are not the defaults. */
+		if (i >= TM_JS_IDLE_TIMEOUT && i <= TM_JS_UDP_TIMEOUT &&
+		    v[i] && !v[i]->big &&
+		    tm_sid_timeout_default(i - TM_JS_IDLE_TIMEOUT, v[i]->i))
+			continue;
 		tm_json_pair(j, m, v, i);
+	}
 	if (late)
 		tm_json_policy(j, v);
 	tm_json_emit(j, path);

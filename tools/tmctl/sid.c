@@ -52,6 +52,29 @@ static const struct {
 	{ "hmac-nokey", TM_A_SID_HMAC_NOKEY },
 };
 
+/* A SID's timeouts, in the order of tm_sid_req.timeout. */
+static const struct {
+	const char *name;	/* text keyword */
+	const char *key;	/* JSON key */
+	uint16_t attr;		/* u32, seconds */
+	uint32_t dflt;
+} tm_sid_timeouts[] = {
+	{ "idle-timeout", "idle_timeout", TM_A_SID_IDLE_TIMEOUT,
+	  TM_SID_IDLE_TIMEOUT_DEFAULT },
+	{ "close-timeout", "close_timeout", TM_A_SID_CLOSE_TIMEOUT,
+	  TM_SID_CLOSE_TIMEOUT_DEFAULT },
+	{ "syn-timeout", "syn_timeout", TM_A_SID_SYN_TIMEOUT,
+	  TM_SID_SYN_TIMEOUT_DEFAULT },
+	{ "udp-timeout", "udp_timeout", TM_A_SID_UDP_TIMEOUT,
+	  TM_SID_UDP_TIMEOUT_DEFAULT },
+};
+
+bool tm_sid_timeout_default(unsigned int k, long long seconds)
+{
+	return k < ARRAY_SIZE(tm_sid_timeouts) &&
+	       seconds == tm_sid_timeouts[k].dflt;
+}
+
 /* The action words of a SID: one for now, the grammar stays open. */
 static const struct tm_keyword tm_sid_actions[] = {
 	{ "accept", false },
@@ -65,7 +88,8 @@ static const struct tm_keyword tm_sid_actions[] = {
 enum {
 	TM_S_POLICY,
 	TM_S_HMAC,
-	TM_S_CONNS_NOW,
+	TM_S_TIMEOUT,		/* the first of tm_sid_timeouts */
+	TM_S_CONNS_NOW = TM_S_TIMEOUT + ARRAY_SIZE(tm_sid_timeouts),
 	TM_S_LOAD_NOW,
 	TM_S_COUNTER,		/* the first of tm_sid_counters */
 	TM_S_MAX = TM_S_COUNTER + ARRAY_SIZE(tm_sid_counters)
@@ -74,6 +98,10 @@ enum {
 static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_POLICY] = { "policy", true },
 	[TM_S_HMAC] = { "hmac", true },
+	[TM_S_TIMEOUT + 0] = { "idle-timeout", true },
+	[TM_S_TIMEOUT + 1] = { "close-timeout", true },
+	[TM_S_TIMEOUT + 2] = { "syn-timeout", true },
+	[TM_S_TIMEOUT + 3] = { "udp-timeout", true },
 	[TM_S_CONNS_NOW] = { "conns-now", true },
 	[TM_S_LOAD_NOW] = { "load-now", true },
 	[TM_S_COUNTER + 0] = { "accepted", true },
@@ -141,7 +169,7 @@ static int tm_sid_parse_policy(const struct tm_words *w, int i,
 	return 2;
 }
 
-/* "SID accept policy POLICY [N]" of sid add and replace. */
+/* "SID accept policy POLICY [N] [hmac K] [idle-timeout S] ..." */
 static int tm_sid_parse_binding(const struct tm_words *w, struct tm_sid_req *s)
 {
 	bool seen[TM_S_MAX] = {};
@@ -187,6 +215,16 @@ static int tm_sid_parse_binding(const struct tm_words *w, struct tm_sid_req *s)
 			n = 2;
 			continue;
 		}
+		if (k >= TM_S_TIMEOUT && k < TM_S_CONNS_NOW) {
+			/* Seconds, as the load balancer's timeouts. */
+			if (tm_parse_u32(w, i + 1, tm_sid_keywords[k].name, 1,
+					 TM_LB_TIMEOUT_MAX,
+					 &s->timeout[k - TM_S_TIMEOUT]))
+				return TMCTL_EPARSE;
+			s->w_timeout[k - TM_S_TIMEOUT] = i + 1;
+			n = 2;
+			continue;
+		}
 		/* What sid show prints: read and ignored. */
 		if (tm_parse_u64(w, i + 1, tm_sid_keywords[k].name, 0,
 				 k == TM_S_CONNS_NOW || k == TM_S_LOAD_NOW ?
@@ -204,11 +242,15 @@ static int tm_sid_parse_binding(const struct tm_words *w, struct tm_sid_req *s)
 int tm_sid_parse(const struct tm_words *w, enum tm_sid_verb verb,
 		 struct tm_sid_req *s)
 {
+	unsigned int k;
+
 	memset(s, 0, sizeof(*s));
 	s->verb = verb;
 	s->w_policy = -1;
 	s->w_threshold = -1;
 	s->w_hmac = -1;
+	for (k = 0; k < ARRAY_SIZE(s->w_timeout); k++)
+		s->w_timeout[k] = -1;
 	if (tm_sid_parse_addr(w, 0, s->addr))
 		return TMCTL_EPARSE;
 	if (verb != TM_SID_DEL)
@@ -227,6 +269,8 @@ uint8_t tm_sid_cmd(enum tm_sid_verb verb)
 void tm_sid_put(struct nlmsghdr *nlh, const struct tm_sid_req *s,
 		struct tm_attr_map *map)
 {
+	unsigned int k;
+
 	tm_attr_map_add(map, nlh, 0);
 	mnl_attr_put(nlh, TM_A_SID_ADDR, sizeof(s->addr), s->addr);
 	if (s->verb == TM_SID_DEL)
@@ -240,6 +284,12 @@ void tm_sid_put(struct nlmsghdr *nlh, const struct tm_sid_req *s,
 	if (s->hmac) {
 		tm_attr_map_add(map, nlh, s->w_hmac);
 		mnl_attr_put_u32(nlh, TM_A_SID_HMAC_KEY, s->hmac);
+	}
+	for (k = 0; k < ARRAY_SIZE(tm_sid_timeouts); k++) {
+		if (!s->timeout[k])
+			continue;
+		tm_attr_map_add(map, nlh, s->w_timeout[k]);
+		mnl_attr_put_u32(nlh, tm_sid_timeouts[k].attr, s->timeout[k]);
 	}
 }
 
@@ -257,6 +307,7 @@ static const char *tm_sid_str(const struct nlattr **tb, char *buf,
 
 void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters)
 {
+	const struct nlattr *a;
 	char buf[INET6_ADDRSTRLEN];
 	uint8_t policy;
 	unsigned int k;
@@ -270,6 +321,13 @@ void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters)
 		printf(" %u", mnl_attr_get_u32(tb[TM_A_SID_THRESHOLD]));
 	if (tb[TM_A_SID_HMAC_KEY])
 		printf(" hmac %u", mnl_attr_get_u32(tb[TM_A_SID_HMAC_KEY]));
+	/* Like nft, the text leaves out what is as by default. */
+	for (k = 0; k < ARRAY_SIZE(tm_sid_timeouts); k++) {
+		a = tb[tm_sid_timeouts[k].attr];
+		if (a && mnl_attr_get_u32(a) != tm_sid_timeouts[k].dflt)
+			printf(" %s %u", tm_sid_timeouts[k].name,
+			       mnl_attr_get_u32(a));
+	}
 	if (!counters)
 		return;
 	if (tb[TM_A_SID_CONNS])
@@ -300,6 +358,10 @@ void tm_sid_fields(const struct nlattr **tb, bool counters)
 	}
 	if (tb[TM_A_SID_HMAC_KEY])
 		tm_out_u64("hmac", mnl_attr_get_u32(tb[TM_A_SID_HMAC_KEY]));
+	for (k = 0; k < ARRAY_SIZE(tm_sid_timeouts); k++)
+		if (tb[tm_sid_timeouts[k].attr])
+			tm_out_u64(tm_sid_timeouts[k].key,
+				   mnl_attr_get_u32(tb[tm_sid_timeouts[k].attr]));
 	if (!counters)
 		return;
 	if (tb[TM_A_SID_CONNS])

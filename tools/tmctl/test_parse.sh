@@ -191,6 +191,9 @@ flush ruleset
 sid add fc00:1::100 accept policy always
 sid add fc00:3::100 accept policy conns 8 hmac 7
 sid replace fc00:3::100 accept policy backlog 4
+sid add fc00:5::100 accept policy always idle-timeout 120 close-timeout 5 \
+	syn-timeout 4 udp-timeout 300
+sid replace fc00:5::100 accept policy never udp-timeout 86400
 sid del fc00:1::100
 lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 \
 	choices 3 table-size 251 max-flows 1000 idle-timeout 60 \
@@ -253,6 +256,26 @@ badobjects.batch:18:56: error: a service is either tcp or udp
 EOF
 check "bad SID and service lines in a batch file" 1 \
 	"$(cat badobjects.expect)" -c -f badobjects.batch
+
+# A SID's timeouts: seconds, 1..86400, each once, no unit.
+cat > badtimeouts.batch <<'EOF'
+sid add fc00::1 accept policy always idle-timeout 0
+sid add fc00::1 accept policy always idle-timeout 5 idle-timeout 6
+sid add fc00::1 accept policy always udp-timeout
+sid add fc00::1 accept policy always syn-timeout 3s
+sid add fc00::1 accept policy always close-timeout 86401
+sid replace fc00::1 accept policy conns 2 idle-timeout -1
+EOF
+cat > badtimeouts.expect <<'EOF'
+badtimeouts.batch:1:51: error: bad idle-timeout '0' (expected 1..86400)
+badtimeouts.batch:2:53: error: idle-timeout given twice
+badtimeouts.batch:3:38: error: 'udp-timeout' needs a value
+badtimeouts.batch:4:50: error: bad syn-timeout '3s' (expected 1..86400)
+badtimeouts.batch:5:52: error: bad close-timeout '86401' (expected 1..86400)
+badtimeouts.batch:6:56: error: bad idle-timeout '-1' (expected 1..86400)
+EOF
+check "bad SID timeouts in a batch file" 1 \
+	"$(cat badtimeouts.expect)" -c -f badtimeouts.batch
 
 # Sets ("src { A, B }"): every spacing of the braces and commas, a set
 # over continued lines; each mistake at the column of its word, or of its
@@ -422,11 +445,15 @@ cat > good.json <<'EOF'
 {
 	"version": 1,
 	"sids": [
-		{"sid": "fc00:1::100", "policy": "always"},
+		{"sid": "fc00:1::100", "policy": "always",
+		 "idle_timeout": 60, "close_timeout": 2, "syn_timeout": 3,
+		 "udp_timeout": 30},
 		{"sid": "fc00:2::100", "policy": "never"},
 		{"sid": "fc00:3::100", "policy": "conns", "threshold": 8,
 		 "hmac": 7},
-		{"sid": "fc00:4::100", "policy": "backlog", "threshold": 4}
+		{"sid": "fc00:4::100", "policy": "backlog", "threshold": 4,
+		 "idle_timeout": 120, "close_timeout": 5, "syn_timeout": 4,
+		 "udp_timeout": 300}
 	],
 	"services": [
 		{"name": "web", "vip": "fd00:100::1", "proto": "tcp",
@@ -500,7 +527,7 @@ cat > good-json.batch <<'EOF'
 sid add fc00:1::100 accept policy always
 sid add fc00:2::100 accept policy never
 sid add fc00:3::100 accept policy conns 8 hmac 7
-sid add fc00:4::100 accept policy backlog 4
+sid add fc00:4::100 accept policy backlog 4 idle-timeout 120 close-timeout 5 syn-timeout 4 udp-timeout 300
 lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 affinity src choices 3 table-size 251 max-flows 1000 idle-timeout 60 fin-timeout 5 syn-timeout 2 hmac 9 health-interval 1500ms health-timeout 500ms health-rise 2 health-fall 3 health-listener
 lb backend add web fc00:1::100 weight 1
 lb backend add web fc00:2::100 weight 3
@@ -776,6 +803,8 @@ same_error "table hook" "table add t hook ingress" \
 	'{"tables": [{"name": "t", "hook": "ingress"}]}'
 same_error "SID threshold" "sid add fc00::1 accept policy backlog 0" \
 	'{"sids": [{"sid": "fc00::1", "policy": "backlog", "threshold": 0}]}'
+same_error "SID timeout" "sid add fc00::1 accept policy always udp-timeout 0" \
+	'{"sids": [{"sid": "fc00::1", "policy": "always", "udp_timeout": 0}]}'
 same_error "service port" "lb service add web vip fd00::1 sid fd00::2 port 65536" \
 	'{"services": [{"name": "web", "vip": "fd00::1", "sid": "fd00::2", "port": 65536}]}'
 same_error "service name" "lb service add abcdefghijklmnopqrstuvwxyz012345 vip fd00::1 sid fd00::2" \

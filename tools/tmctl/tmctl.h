@@ -533,13 +533,17 @@ struct tm_sid_req {
 	uint8_t policy;		/* enum tm_sid_policy */
 	uint32_t threshold;	/* CONNS, BACKLOG and LOAD */
 	uint32_t hmac;		/* seg6 HMAC key id, 0: none */
+	uint32_t timeout[4];	/* idle, close, syn, udp (s), 0: default */
 	/* the words of the policy, its threshold, the key id; -1: none */
 	int16_t w_policy, w_threshold, w_hmac;
+	int16_t w_timeout[4];	/* the words of the timeouts */
 };
 
 /* The name of a SID policy; whether it takes a threshold N. */
 const char *tm_sid_policy_name(unsigned int i);
 bool tm_sid_policy_has_threshold(uint8_t policy);
+/* Whether @seconds is the default of timeout @k (idle, close, syn, udp). */
+bool tm_sid_timeout_default(unsigned int k, long long seconds);
 /* Parse "SID ..." of a sid verb into @s. */
 int tm_sid_parse(const struct tm_words *w, enum tm_sid_verb verb,
 		 struct tm_sid_req *s);
