@@ -76,7 +76,8 @@ TABLE_FIELDS = ("table-name", "table-family", "table-hook", "table-priority",
                 "table-policy", "table-engine", "table-collide",
                 "table-max-rules", "table-max-tuples")
 RULE_SKIP = ("net-generation", "rule-packets", "rule-bytes")
-SID_FIELDS = ("sid-addr", "sid-policy", "sid-threshold")
+SID_FIELDS = ("sid-addr", "sid-policy", "sid-threshold", "sid-idle-timeout",
+              "sid-close-timeout", "sid-syn-timeout", "sid-udp-timeout")
 SVC_FIELDS = ("lb-name", "lb-vip", "lb-proto", "lb-port", "lb-sid",
               "lb-choices", "lb-affinity", "lb-table-size", "lb-max-flows",
               "lb-idle-timeout", "lb-fin-timeout", "lb-syn-timeout",
@@ -570,6 +571,9 @@ class Gen:
         a = [("sid-addr", r.choice(SIDS)), ("sid-policy", pol)]
         if pol >= 3:
             a.append(("sid-threshold", r.choice((1, 2, 100, 2 ** 32 - 1))))
+        for k in ("idle", "close", "syn", "udp"):
+            if r.random() < 0.3:
+                a.append(("sid-%s-timeout" % k, r.choice((1, 2, 60, 86400))))
         return a
 
     def service(self):

@@ -42,7 +42,8 @@ make_config()
 	tm sid add fc00:1::100 accept policy always &&
 	tm sid add fc00:2::100 accept policy never &&
 	tm sid add fc00:3::100 accept policy conns 8 hmac 7 &&
-	tm sid add fc00:4::100 accept policy backlog 4 &&
+	tm sid add fc00:4::100 accept policy backlog 4 idle-timeout 120 \
+		close-timeout 5 syn-timeout 4 udp-timeout 300 &&
 	tm lb service add web vip fd00:100::1 sid fd00:1b::1 tcp port 8080 \
 		choices 3 table-size 251 max-flows 1000 idle-timeout 60 \
 		fin-timeout 5 syn-timeout 2 hmac 9 &&
@@ -108,6 +109,8 @@ test_list()
 		"fc00:1::100 fc00:2::100 fc00:3::100 fc00:4::100"
 	grep -qx 'sid add fc00:3::100 accept policy conns 8 hmac 7' "$TMP/a"
 	check_err $? "a SID's policy: $(grep '^sid add fc00:3' "$TMP/a")"
+	grep -qx 'sid add fc00:4::100 accept policy backlog 4 idle-timeout 120 close-timeout 5 syn-timeout 4 udp-timeout 300' "$TMP/a"
+	check_err $? "a SID's timeouts: $(grep '^sid add fc00:4' "$TMP/a")"
 	# Rules name services: SIDs and services come first, then each
 	# table with its rules.
 	expect_eq "first table right after the last service line" \

@@ -20,6 +20,8 @@
 #   and the load balancer learns it again;
 # - a server's UDP socket closed: the health check (listener) takes it
 #   down, no new flow reaches it; open again: up;
+# - udp-timeout 2 at the servers: every flow, those they had too, is
+#   forgotten within seconds of its last datagram (by default, 30 s);
 # - the TCP service on the same VIP and port still works;
 # - bad services refused with the reason: tcp and udp at once; more
 #   choices than an HMAC-signed UDP hunt holds.
@@ -319,6 +321,36 @@ test_health()
 	log_test "a server's UDP socket closed: down (no-listener), no new flow to it; open: up"
 }
 
+# The servers' udp-timeout: their flows forgotten that long after their
+# last datagram (the default, 30 s, keeps them past this test).
+test_udp_timeout()
+{
+	local t got
+
+	policies replace "always udp-timeout 2" "always udp-timeout 2" \
+		"always udp-timeout 2"
+	expect_eq "sid show, a timeout not the default" \
+		"$(tm_srv 1 -s sid show "$(sid_of 1)")" \
+		"sid add $(sid_of 1) accept policy always udp-timeout 2"
+	expect_eq "sid show -j, every timeout" \
+		"$(tm_srv 1 -j -s sid show "$(sid_of 1)" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+print(s["idle_timeout"], s["close_timeout"], s["syn_timeout"], s["udp_timeout"])')" \
+		"60 2 3 2"
+	udp_flows 3 >"$TMP/flows"
+	expect_eq "flows unanswered (udp-timeout 2)" "$(grep -c bad "$TMP/flows")" 0
+	got=$(conns_now)
+	[ "$got" -ge 3 ]
+	check_err $? "conns right after 3 new flows: $got"
+	t=$SECONDS
+	expect_eq "conns 10 s after the last datagram" \
+		"$(poll_until 10 = 0 conns_now)" 0
+	log_info "the flows forgotten $((SECONDS - t)) s after their last datagram"
+	policies replace always always always
+	log_test "udp-timeout 2: the servers forget idle UDP flows 2 s after"
+}
+
 test_tcp_beside()
 {
 	local hunts
@@ -365,6 +397,7 @@ test_policies
 test_sticky
 test_recover
 test_health
+test_udp_timeout
 test_tcp_beside
 test_refused
 
