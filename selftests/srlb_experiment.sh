@@ -3,7 +3,8 @@
 #
 # A short run of the SRLB experiment (exp/srlb_exp.sh, Documentation/
 # srlb-experiment.rst): four servers of one worker each, two loads, a
-# random load balancer and SR_2, 30 s each, exponential service times.
+# random load balancer and SR_2, 30 s each (SRLB_EXP_DURATION; make check
+# runs 20 s), exponential service times.
 # Checks that it completes, that every request was answered and that it
 # writes its table and plots.  Of the orderings of the modes it asserts
 # only the one that held by a margin in every trial: at load 0.9, SR_2's
@@ -25,7 +26,8 @@ cleanup()
 	rm -rf "$OUT"
 }
 
-OUT=$OUT WORKERS=1 DISTS=exp LOADS="0.5 0.9" MODES="random sr2" DURATION=30 \
+OUT=$OUT WORKERS=1 DISTS=exp LOADS="0.5 0.9" MODES="random sr2" \
+	DURATION=${SRLB_EXP_DURATION:-30} \
 	bash "$(dirname "$0")/exp/srlb_exp.sh"
 check_err $? "the experiment did not complete"
 rows=$(grep -cE '^0\.(50|90) +(random|sr2) ' "$OUT/table.rst" 2>/dev/null)
