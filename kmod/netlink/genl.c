@@ -316,6 +316,7 @@ static struct netlink_range_validation tm_lb_health_timeout_range = {
 static const struct nla_policy tm_lb_service_new_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
 	[TM_A_LB_VIP] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[TM_A_LB_VIP_LEN] = NLA_POLICY_RANGE(NLA_U8, 1, 128),
 	[TM_A_LB_SID] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TM_A_LB_PROTO] = NLA_POLICY_RANGE(NLA_U8, IPPROTO_TCP, IPPROTO_UDP),
 	[TM_A_LB_PORT] = { .type = NLA_U16 },
@@ -353,6 +354,7 @@ static const struct nla_policy tm_lb_flow_policy[TM_A_MAX + 1] = {
 	TM_POLICY_LB_NAME,
 	[TM_A_LB_FLOW_CLIENT] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TM_A_LB_FLOW_CPORT] = { .type = NLA_U16 },
+	[TM_A_LB_FLOW_VIP] = NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[TM_A_LB_FLOW_VPORT] = { .type = NLA_U16 },
 };
 

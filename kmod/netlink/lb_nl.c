@@ -138,6 +138,7 @@ static int tm_fill_svc(struct sk_buff *skb, const struct tm_lb_svc *svc,
 		return -EMSGSIZE;
 	if (nla_put_string(skb, TM_A_LB_NAME, svc->name) ||
 	    nla_put_in6_addr(skb, TM_A_LB_VIP, &svc->vip) ||
+	    nla_put_u8(skb, TM_A_LB_VIP_LEN, svc->vip_len) ||
 	    nla_put_u8(skb, TM_A_LB_PROTO, svc->proto) ||
 	    nla_put_u16(skb, TM_A_LB_PORT, ntohs(svc->port)) ||
 	    nla_put_in6_addr(skb, TM_A_LB_SID, &svc->sid) ||
@@ -214,6 +215,15 @@ void tm_lb_notify_health(struct net *net, const struct tm_lb_svc *svc,
  * The IPv6 address attribute @type, required: 0, -EINVAL when missing (with
  * an extack), -EDOM when not unicast (the caller says why).
  */
+/* Has @a no bit set past its first @len? */
+static bool tm_addr_is_prefix(const struct in6_addr *a, u8 len)
+{
+	struct in6_addr m;
+
+	ipv6_addr_prefix(&m, a, len);
+	return ipv6_addr_equal(&m, a);
+}
+
 static int tm_get_unicast(struct genl_info *info, int type,
 			  struct in6_addr *a)
 {
@@ -316,9 +326,15 @@ int tm_nl_lb_service_new(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (err)
 		return err;
-	if (ipv6_addr_equal(&cfg.vip, &cfg.sid)) {
+	cfg.vip_len = a[TM_A_LB_VIP_LEN] ? nla_get_u8(a[TM_A_LB_VIP_LEN]) : 128;
+	if (!tm_addr_is_prefix(&cfg.vip, cfg.vip_len)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_VIP_LEN],
+				    "The VIP has bits set past its prefix length");
+		return -EINVAL;
+	}
+	if (ipv6_prefix_equal(&cfg.vip, &cfg.sid, cfg.vip_len)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_SID],
-				    "The load balancer's SID cannot be the VIP");
+				    "The load balancer's SID cannot be the VIP, or in its prefix");
 		return -EINVAL;
 	}
 	cfg.proto = a[TM_A_LB_PROTO] ? nla_get_u8(a[TM_A_LB_PROTO]) :
@@ -558,6 +574,17 @@ static int tm_put_flow_state(struct sk_buff *skb, const struct tm_lflow *f)
 	return 0;
 }
 
+/* A connection's addresses and ports. */
+static int tm_put_conn(struct sk_buff *skb, const struct tm_lb_conn *c)
+{
+	if (nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, &c->client) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(c->cport)) ||
+	    nla_put_in6_addr(skb, TM_A_LB_FLOW_VIP, &c->vip) ||
+	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(c->vport)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
 			u32 portid, u32 seq)
 {
@@ -568,10 +595,7 @@ static int tm_fill_flow(struct sk_buff *skb, const struct tm_lflow *f,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, TM_A_LB_NAME, f->key.svc->name) ||
-	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, &f->key.client) ||
-	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(f->key.cport)) ||
-	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(f->key.vport)) ||
-	    tm_put_flow_state(skb, f))
+	    tm_put_conn(skb, &f->key.c) || tm_put_flow_state(skb, f))
 		goto nospace;
 	genlmsg_end(skb, hdr);
 	return 0;
@@ -582,14 +606,12 @@ nospace:
 }
 
 /*
- * The connection client:cport -> VIP:vport of @svc: its candidates in
- * the order they are tried, and what the load balancer remembers of it.
- * Under the RCU read lock.
+ * The connection @c of @svc: its candidates in the order they are tried,
+ * and what the load balancer remembers of it.  Under the RCU read lock.
  */
 static int tm_put_flow_lookup(struct sk_buff *skb, struct tm_lb *lb,
 			      struct tm_lb_svc *svc,
-			      const struct in6_addr *client, __be16 cport,
-			      __be16 vport)
+			      const struct tm_lb_conn *c)
 {
 	const struct tm_lb_tab *tab = rcu_dereference(svc->tab);
 	struct nlattr *nest, *one;
@@ -597,15 +619,12 @@ static int tm_put_flow_lookup(struct sk_buff *skb, struct tm_lb *lb,
 	const u16 *row;
 	u32 i;
 
-	if (nla_put_string(skb, TM_A_LB_NAME, svc->name) ||
-	    nla_put_in6_addr(skb, TM_A_LB_FLOW_CLIENT, client) ||
-	    nla_put_u16(skb, TM_A_LB_FLOW_CPORT, ntohs(cport)) ||
-	    nla_put_u16(skb, TM_A_LB_FLOW_VPORT, ntohs(vport)))
+	if (nla_put_string(skb, TM_A_LB_NAME, svc->name) || tm_put_conn(skb, c))
 		return -EMSGSIZE;
 	nest = nla_nest_start(skb, TM_A_LB_FLOW_CANDIDATES);
 	if (!nest)
 		return -EMSGSIZE;
-	row = tab ? tm_lb_row(svc, tab, client, cport, vport) : NULL;
+	row = tab ? tm_lb_row(svc, tab, c) : NULL;
 	for (i = 0; row && i < tab->k; i++) {
 		if (row[i] == TM_MAGLEV_NONE)
 			continue;
@@ -616,7 +635,7 @@ static int tm_put_flow_lookup(struct sk_buff *skb, struct tm_lb *lb,
 		nla_nest_end(skb, one);
 	}
 	nla_nest_end(skb, nest);
-	f = tm_lflow_find(lb, svc, client, cport, vport);
+	f = tm_lflow_find(lb, svc, c);
 	return f ? tm_put_flow_state(skb, f) : 0;
 }
 
@@ -625,9 +644,8 @@ int tm_nl_lb_flow_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tm_net *tn = tm_net(genl_info_net(info));
 	struct nlattr **a = info->attrs;
-	struct in6_addr client;
+	struct tm_lb_conn c = {};
 	struct tm_lb_svc *svc;
-	__be16 cport, vport;
 	struct sk_buff *msg;
 	void *hdr;
 	int err;
@@ -638,16 +656,28 @@ int tm_nl_lb_flow_get(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, TM_A_LB_FLOW_CLIENT) ||
 	    GENL_REQ_ATTR_CHECK(info, TM_A_LB_FLOW_CPORT))
 		return -EINVAL;
-	client = nla_get_in6_addr(a[TM_A_LB_FLOW_CLIENT]);
-	cport = htons(nla_get_u16(a[TM_A_LB_FLOW_CPORT]));
-	vport = a[TM_A_LB_FLOW_VPORT] ?
-		htons(nla_get_u16(a[TM_A_LB_FLOW_VPORT])) : svc->port;
-	if (!vport) {
+	c.client = nla_get_in6_addr(a[TM_A_LB_FLOW_CLIENT]);
+	c.cport = htons(nla_get_u16(a[TM_A_LB_FLOW_CPORT]));
+	c.vip = a[TM_A_LB_FLOW_VIP] ? nla_get_in6_addr(a[TM_A_LB_FLOW_VIP]) :
+				      svc->vip;
+	if (!a[TM_A_LB_FLOW_VIP] && svc->vip_len < 128) {
+		NL_SET_ERR_MSG(info->extack,
+			       "The service's VIP is a prefix: the connection's VIP is needed");
+		return -EINVAL;
+	}
+	if (!tm_lb_svc_vip(svc, &c.vip)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_FLOW_VIP],
+				    "The service does not serve this VIP");
+		return -EINVAL;
+	}
+	c.vport = a[TM_A_LB_FLOW_VPORT] ?
+		  htons(nla_get_u16(a[TM_A_LB_FLOW_VPORT])) : svc->port;
+	if (!c.vport) {
 		NL_SET_ERR_MSG(info->extack,
 			       "The service serves any port: the connection's port is needed");
 		return -EINVAL;
 	}
-	if (svc->port && vport != svc->port) {
+	if (svc->port && c.vport != svc->port) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a[TM_A_LB_FLOW_VPORT],
 				    "The service does not serve this port");
 		return -EINVAL;
@@ -663,7 +693,7 @@ int tm_nl_lb_flow_get(struct sk_buff *skb, struct genl_info *info)
 		return -EMSGSIZE;
 	}
 	rcu_read_lock();
-	err = tm_put_flow_lookup(msg, &tn->lb, svc, &client, cport, vport);
+	err = tm_put_flow_lookup(msg, &tn->lb, svc, &c);
 	rcu_read_unlock();
 	if (err) {
 		nlmsg_free(msg);

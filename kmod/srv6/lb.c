@@ -115,15 +115,15 @@ void tm_lb_read(const struct tm_lb_svc *svc, u64 *c)
  * of the client's address only.
  */
 static u32 tm_lb_flow_hash(const struct tm_lb_svc *svc,
-			   const struct in6_addr *client, __be16 cport,
-			   __be16 vport)
+			   const struct tm_lb_conn *c)
 {
-	u32 h = jhash2((const u32 *)client->s6_addr32, 4, TM_LB_HASH_SEED);
+	u32 h = jhash2((const u32 *)c->client.s6_addr32, 4, TM_LB_HASH_SEED);
 
 	if (svc->affinity == TM_LB_AFFINITY_SRC)
 		return h;
-	h = jhash2((const u32 *)svc->vip.s6_addr32, 4, h);
-	return jhash_1word((__force u32)cport << 16 | (__force u32)vport, h);
+	h = jhash2((const u32 *)c->vip.s6_addr32, 4, h);
+	return jhash_1word((__force u32)c->cport << 16 | (__force u32)c->vport,
+			   h);
 }
 
 /*
@@ -134,21 +134,15 @@ static u32 tm_lb_flow_hash(const struct tm_lb_svc *svc,
 static const struct rhashtable_params tm_lflow_params = {
 	.head_offset = offsetof(struct tm_lflow, node),
 	.key_offset = offsetof(struct tm_lflow, key),
-	.key_len = offsetofend(struct tm_lflow_key, vport),
+	.key_len = offsetofend(struct tm_lflow_key, c.vport),
 	.automatic_shrinking = true,
 };
 
-/* The flow client:cport -> VIP:vport of @svc, under RCU; NULL: unknown. */
+/* The flow @c of @svc, under RCU; NULL: unknown. */
 struct tm_lflow *tm_lflow_find(struct tm_lb *lb, struct tm_lb_svc *svc,
-			       const struct in6_addr *client, __be16 cport,
-			       __be16 vport)
+			       const struct tm_lb_conn *c)
 {
-	struct tm_lflow_key key = {
-		.svc = svc,
-		.client = *client,
-		.cport = cport,
-		.vport = vport,
-	};
+	struct tm_lflow_key key = { .svc = svc, .c = *c };
 
 	/* Pairs with tm_lb_hook(): the table is initialized. */
 	if (!smp_load_acquire(&lb->flows_ready))
@@ -236,8 +230,7 @@ static bool tm_lflow_evict(struct tm_lb *lb, struct tm_lb_svc *svc, bool ns)
  * "ns-full").  A flow another CPU added meanwhile is returned instead.
  */
 struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
-			      const struct in6_addr *client, __be16 cport,
-			      __be16 vport, u8 state, u32 tgen)
+			      const struct tm_lb_conn *c, u8 state, u32 tgen)
 {
 	u32 max = READ_ONCE(svc->max_flows);
 	struct tm_lflow *f, *old;
@@ -254,9 +247,7 @@ struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
 		return NULL;
 	}
 	f->key.svc = svc;
-	f->key.client = *client;
-	f->key.cport = cport;
-	f->key.vport = vport;
+	f->key.c = *c;
 	f->state = state;
 	f->tgen = tgen;
 	f->last = jiffies;
@@ -310,28 +301,26 @@ void tm_lflow_seen(struct tm_lflow *f)
 }
 
 /*
- * The row of @tab for the connection client:cport -> VIP:vport of @svc
- * (of the client alone, with affinity src): tab->k indexes into
- * tab->sids, the first candidate first (TM_MAGLEV_NONE: none).
+ * The row of @tab for the connection @c of @svc (of the client alone, with
+ * affinity src): tab->k indexes into tab->sids, the first candidate first
+ * (TM_MAGLEV_NONE: none).
  */
 const u16 *tm_lb_row(const struct tm_lb_svc *svc, const struct tm_lb_tab *tab,
-		     const struct in6_addr *client, __be16 cport,
-		     __be16 vport)
+		     const struct tm_lb_conn *c)
 {
 	return tm_maglev_row(tab->rows, tab->size, tab->k,
-			     tm_lb_flow_hash(svc, client, cport, vport));
+			     tm_lb_flow_hash(svc, c));
 }
 
 /*
- * Would the load balancer send the connection client:cport -> VIP:vport
- * to @server?  One of the candidates of its row; or, for a flow that
- * hunted with a table older than the current one (@tgen, 0: none), one of
- * the backends.  If so, @hit (unless NULL) gets the server's figures and
- * whether it is the row's last candidate.  Under the RCU read lock.
+ * Would the load balancer send the connection @c to @server?  One of the
+ * candidates of its row; or, for a flow that hunted with a table older
+ * than the current one (@tgen, 0: none), one of the backends.  If so,
+ * @hit (unless NULL) gets the server's figures and whether it is the
+ * row's last candidate.  Under the RCU read lock.
  */
-bool tm_lb_candidate(const struct tm_lb_svc *svc,
-		     const struct in6_addr *client, __be16 cport,
-		     __be16 vport, const struct in6_addr *server, u32 tgen,
+bool tm_lb_candidate(const struct tm_lb_svc *svc, const struct tm_lb_conn *c,
+		     const struct in6_addr *server, u32 tgen,
 		     struct tm_lb_hit *hit)
 {
 	const struct tm_lb_tab *tab = rcu_dereference(svc->tab);
@@ -340,7 +329,7 @@ bool tm_lb_candidate(const struct tm_lb_svc *svc,
 
 	if (!tab)
 		return false;
-	row = tm_lb_row(svc, tab, client, cport, vport);
+	row = tm_lb_row(svc, tab, c);
 	for (i = 0; i < tab->k; i++) {
 		if (row[i] == TM_MAGLEV_NONE)
 			continue;
@@ -659,7 +648,8 @@ void tm_lb_svc_put(struct tm_lb_svc *svc)
 
 /*
  * Why @cfg cannot be a service beside @svc, or NULL: a name, a load
- * balancer's SID, or a VIP and port (0: any) a service has.
+ * balancer's SID, or a VIP and port (0: any) a service has; VIPs that are
+ * prefixes clash when one holds the other.
  */
 static const char *tm_lb_svc_clash(const struct tm_lb_svc *svc,
 				   const struct tm_lb_cfg *cfg)
@@ -668,7 +658,9 @@ static const char *tm_lb_svc_clash(const struct tm_lb_svc *svc,
 		return "A service with this name exists";
 	if (ipv6_addr_equal(&svc->sid, &cfg->sid))
 		return "This load-balancer SID is another service's";
-	if (ipv6_addr_equal(&svc->vip, &cfg->vip) && svc->proto == cfg->proto &&
+	if (ipv6_prefix_equal(&svc->vip, &cfg->vip,
+			      min(svc->vip_len, cfg->vip_len)) &&
+	    svc->proto == cfg->proto &&
 	    (svc->port == cfg->port || !svc->port || !cfg->port))
 		return "Another service serves this VIP and port";
 	return NULL;
@@ -725,6 +717,7 @@ static bool tm_lb_svc_same(const struct tm_lb_svc *svc,
 {
 	return !strcmp(svc->name, cfg->name) &&
 	       ipv6_addr_equal(&svc->vip, &cfg->vip) &&
+	       svc->vip_len == cfg->vip_len &&
 	       ipv6_addr_equal(&svc->sid, &cfg->sid) &&
 	       svc->proto == cfg->proto && svc->port == cfg->port &&
 	       svc->k == cfg->k && svc->size == cfg->size &&
@@ -830,6 +823,7 @@ int tm_lb_svc_add(struct net *net, struct tm_net *tn,
 	refcount_set(&svc->ref, 1);
 	strscpy(svc->name, cfg->name, sizeof(svc->name));
 	svc->vip = cfg->vip;
+	svc->vip_len = cfg->vip_len;
 	svc->proto = cfg->proto;
 	svc->port = cfg->port;
 	svc->sid = cfg->sid;

@@ -127,6 +127,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	const struct tcphdr *th;
 	unsigned int n = 2, i, srhlen, mtu;
 	struct dst_entry *dst;
+	struct tm_lb_conn c;
 	struct tm_lflow *f;
 	bool udp, syn;
 	u8 fstate;
@@ -141,14 +142,18 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 	ip6h = ipv6_hdr(skb);
 	/* The ports are where both headers have them; the rest is TCP's. */
 	th = (const struct tcphdr *)(ip6h + 1);
-	if (!ipv6_addr_equal(&ip6h->daddr, &svc->vip) ||
+	if (!tm_lb_svc_vip(svc, &ip6h->daddr) ||
 	    (svc->port && th->dest != svc->port))
 		goto drop;
 	udp = svc->proto == IPPROTO_UDP;
 	/* What may start a flow: a SYN, any datagram. */
 	syn = udp || (th->syn && !th->ack);
 
-	f = tm_lflow_find(lb, svc, &ip6h->saddr, th->source, th->dest);
+	c.client = ip6h->saddr;
+	c.vip = ip6h->daddr;
+	c.cport = th->source;
+	c.vport = th->dest;
+	f = tm_lflow_find(lb, svc, &c);
 	/* Pairs with tm_lflow_learn(): a STEER flow has its server. */
 	fstate = f ? smp_load_acquire(&f->state) : TM_LB_FLOW_HUNT;
 	if (f && fstate == TM_LB_FLOW_CLOSING && syn) {
@@ -171,7 +176,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 		tab = rcu_dereference(svc->tab);
 		if (!tab)
 			goto drop;
-		row = tm_lb_row(svc, tab, &ip6h->saddr, th->source, th->dest);
+		row = tm_lb_row(svc, tab, &c);
 		for (i = 0; i < tab->k; i++)
 			if (row[i] != TM_MAGLEV_NONE)
 				cand[m++] = row[i];
@@ -196,8 +201,7 @@ unsigned int tm_lb_packet(struct tm_lb_svc *svc, struct sk_buff *skb,
 			tm_lb_count(svc, TM_LBC_RECOVERIES);
 		}
 		if (!f)
-			f = tm_lflow_add(lb, svc, &ip6h->saddr, th->source,
-					 th->dest,
+			f = tm_lflow_add(lb, svc, &c,
 					 tag == TM_SRLB_TAG_RECOVER ?
 					 TM_LB_FLOW_RECOVER : TM_LB_FLOW_HUNT,
 					 tab->gen);
@@ -241,8 +245,9 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 {
 	struct tm_lb *lb = &tm_net(state->net)->lb;
 	const struct ipv6_sr_hdr *srh;
-	struct in6_addr client, server;
 	struct tm_lb_hit hit = {};
+	struct in6_addr server;
+	struct tm_lb_conn c;
 	const struct tcphdr *th;
 	struct tm_lb_svc *svc;
 	unsigned int srhlen;
@@ -262,7 +267,7 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	if (!srh || srh->first_segment != 2 || srh->segments_left != 2 ||
 	    tm_srh_tag(srh) != TM_SRLB_TAG_REPORT ||
 	    srh->nexthdr != svc->proto ||
-	    !ipv6_addr_equal(&ipv6_hdr(skb)->saddr, &svc->vip))
+	    !tm_lb_svc_vip(svc, &ipv6_hdr(skb)->saddr))
 		goto malformed;
 	srhlen = (srh->hdrlen + 1) << 3;
 	th = (const struct tcphdr *)((const u8 *)srh + srhlen);
@@ -277,7 +282,10 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 			return NF_DROP;
 		}
 	}
-	client = srh->segments[0];
+	c.client = srh->segments[0];
+	c.vip = ipv6_hdr(skb)->saddr;
+	c.cport = th->dest;
+	c.vport = th->source;
 	server = srh->segments[1];
 
 	/*
@@ -288,16 +296,14 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 	 * have left the backends since: it keeps its connections until they
 	 * close, and its FIN or RST must reach the client.
 	 */
-	f = tm_lflow_find(lb, svc, &client, th->dest, th->source);
+	f = tm_lflow_find(lb, svc, &c);
 	if (!f) {
 		/* Not remembered (full, flushed): passed on, nothing learned. */
 		tm_lb_count(svc, TM_LBC_REFUSED);
-		if (!tm_lb_candidate(svc, &client, th->dest, th->source,
-				     &server, 0, NULL))
+		if (!tm_lb_candidate(svc, &c, &server, 0, NULL))
 			return NF_DROP;
 	} else if ((tm_lflow_steered(f) ||
-		    tm_lb_candidate(svc, &client, th->dest, th->source,
-				    &server, f->tgen, &hit)) &&
+		    tm_lb_candidate(svc, &c, &server, f->tgen, &hit)) &&
 		   tm_lflow_learn(lb, f, &server, &hit)) {
 		if (svc->proto == IPPROTO_TCP && (th->fin || th->rst))
 			tm_lflow_closing(f);
@@ -307,7 +313,7 @@ unsigned int tm_lb_report_hook(void *priv, struct sk_buff *skb,
 		return NF_DROP;
 	}
 	tm_lb_count(svc, TM_LBC_REPORTS);
-	if (tm_srh_pop(skb, srhlen, &client)) {
+	if (tm_srh_pop(skb, srhlen, &c.client)) {
 		tm_lb_count(svc, TM_LBC_DROPPED);
 		return NF_DROP;
 	}

@@ -32,6 +32,7 @@
 #include <linux/types.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
+#include <net/ipv6.h>
 #include <uapi/linux/seg6.h>
 #include <uapi/linux/tuplemerge.h>
 
@@ -315,7 +316,8 @@ struct tm_lb_hc {
  * @rcu: deferred free
  * @ref: one for the namespace, one per tm_krule naming it
  * @name: NUL-terminated, unique in the namespace
- * @vip: the address it serves
+ * @vip: the address it serves, or the first of its prefix
+ * @vip_len: its prefix length, 128: one address
  * @proto: the protocol it serves
  * @port: the port it serves, 0: any
  * @sid: the load balancer's SID, where servers report
@@ -364,6 +366,7 @@ struct tm_lb_svc {
 	refcount_t ref;
 	char name[TM_NAME_MAX];
 	struct in6_addr vip;
+	u8 vip_len;
 	u8 proto;
 	__be16 port;
 	struct in6_addr sid;
@@ -398,17 +401,27 @@ struct tm_lb_svc {
 };
 
 /**
- * struct tm_lflow_key - what the load balancer's flow table finds a flow by
- * (hashed up to @vport, not the padding after it)
- * @svc: its service
- * @client: the client's address (the VIP is the service's)
+ * struct tm_lb_conn - a connection as the load balancer sees it
+ * @client: the client's address
+ * @vip: the address the client connected to: the service's VIP, or one
+ *	of its prefix
  * @cport: the client's port
  * @vport: the port the client connected to
  */
+struct tm_lb_conn {
+	struct in6_addr client, vip;
+	__be16 cport, vport;
+};
+
+/**
+ * struct tm_lflow_key - what the load balancer's flow table finds a flow by
+ * (hashed up to @c.vport, not the padding after it)
+ * @svc: its service
+ * @c: its addresses and ports
+ */
 struct tm_lflow_key {
 	struct tm_lb_svc *svc;
-	struct in6_addr client;
-	__be16 cport, vport;
+	struct tm_lb_conn c;
 };
 
 /**
@@ -590,7 +603,7 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 struct tm_lb_cfg {
 	const char *name;
 	struct in6_addr vip, sid;
-	u8 proto, k, affinity;
+	u8 vip_len, proto, k, affinity;
 	__be16 port;
 	u32 size, max_flows, idle, fin, syn;
 	u32 hmac;
@@ -632,19 +645,23 @@ void tm_lb_txn_end(struct net *net, struct tm_net *tn, struct tm_txn *txn,
 void tm_lb_count(struct tm_lb_svc *svc, enum tm_lbc c);
 void tm_lb_read(const struct tm_lb_svc *svc, u64 *c);
 struct tm_lflow *tm_lflow_find(struct tm_lb *lb, struct tm_lb_svc *svc,
-			       const struct in6_addr *client, __be16 cport,
-			       __be16 vport);
+			       const struct tm_lb_conn *c);
 struct tm_lflow *tm_lflow_add(struct tm_lb *lb, struct tm_lb_svc *svc,
-			      const struct in6_addr *client, __be16 cport,
-			      __be16 vport, u8 state, u32 tgen);
+			      const struct tm_lb_conn *c, u8 state, u32 tgen);
 void tm_lflow_seen(struct tm_lflow *f);
 const u16 *tm_lb_row(const struct tm_lb_svc *svc, const struct tm_lb_tab *tab,
-		     const struct in6_addr *client, __be16 cport,
-		     __be16 vport);
-bool tm_lb_candidate(const struct tm_lb_svc *svc,
-		     const struct in6_addr *client, __be16 cport,
-		     __be16 vport, const struct in6_addr *server, u32 tgen,
+		     const struct tm_lb_conn *c);
+bool tm_lb_candidate(const struct tm_lb_svc *svc, const struct tm_lb_conn *c,
+		     const struct in6_addr *server, u32 tgen,
 		     struct tm_lb_hit *hit);
+
+/* Is @a the VIP of @svc, or in its prefix? */
+static inline bool tm_lb_svc_vip(const struct tm_lb_svc *svc,
+				 const struct in6_addr *a)
+{
+	return ipv6_prefix_equal(a, &svc->vip, svc->vip_len);
+}
+
 bool tm_lflow_learn(struct tm_lb *lb, struct tm_lflow *f,
 		    const struct in6_addr *server,
 		    const struct tm_lb_hit *hit);

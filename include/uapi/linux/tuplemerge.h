@@ -304,6 +304,10 @@
  *
  * TM_CMD_LB_SERVICE_NEW (do, admin)
  *	Create service TM_A_LB_NAME: TM_A_LB_VIP, TM_A_LB_SID (required),
+ *	TM_A_LB_VIP_LEN (the VIP is a prefix of that length, 1..128, no bit
+ *	set past it; default 128, one address: the service then serves each
+ *	address of the prefix, the one a client connected to being its
+ *	connection's VIP, and the load balancer's SID may not be in it),
  *	TM_A_LB_PROTO (IPPROTO_TCP, the default, or IPPROTO_UDP), TM_A_LB_PORT,
  *	TM_A_LB_CHOICES (1..TM_LB_MAX_CHOICES, default
  *	TM_LB_CHOICES_DEFAULT),
@@ -312,8 +316,9 @@
  *	TM_A_LB_AFFINITY (enum tm_lb_affinity, default none),
  *	TM_A_LB_HMAC_KEY (see "HMAC" below) and the health checks (see
  *	"Health" below).  EEXIST
- *	for a name or a SID in use, or a VIP another service serves on an
- *	overlapping port (0 overlaps every port); ENOSPC past
+ *	for a name or a SID in use, or a VIP another service serves (VIP
+ *	prefixes that overlap) on an overlapping port (0 overlaps every
+ *	port); ENOSPC past
  *	TM_LB_MAX_SERVICES.  Emits TM_CMD_LB_SERVICE_NEW.  With
  *	TM_A_TXN_ID, at the transaction's commit (as DEL and the backend
  *	commands).
@@ -342,10 +347,11 @@
  *	there); 0 drains it.  Emits the command.
  * TM_CMD_LB_FLOW_GET (do, dump, admin)
  *	Dump: the flows of service TM_A_LB_NAME, or of every service:
- *	TM_A_LB_NAME, TM_A_LB_FLOW_CLIENT, _CPORT, _VPORT, _STATE, _SERVER
- *	(once known) and _IDLE (milliseconds since its last packet).
+ *	TM_A_LB_NAME, TM_A_LB_FLOW_CLIENT, _CPORT, _VIP, _VPORT, _STATE,
+ *	_SERVER (once known) and _IDLE (milliseconds since its last packet).
  *	Do: where the connection TM_A_LB_FLOW_CLIENT (required), _CPORT
- *	(required) to TM_A_LB_NAME's VIP and _VPORT (the service's port by
+ *	(required) to TM_A_LB_FLOW_VIP (the service's VIP by default;
+ *	required for a VIP prefix) and _VPORT (the service's port by
  *	default; required for a service of any port) would go, without a
  *	packet: TM_A_LB_FLOW_CANDIDATES in the order they are tried (empty
  *	when no backend takes new flows), and the flow's _STATE, _SERVER and
@@ -948,6 +954,12 @@ enum tm_attr {
 	TM_A_SID_CLOSE_TIMEOUT,	/* u32: seconds a closed one is kept */
 	TM_A_SID_SYN_TIMEOUT,	/* u32: seconds a handshake counts */
 	TM_A_SID_UDP_TIMEOUT,	/* u32: seconds an idle UDP flow is kept */
+	TM_A_LB_VIP_LEN,	/* u8: the VIP's prefix length, 1..128,
+				 * absent: 128
+				 */
+	TM_A_LB_FLOW_VIP,	/* binary: 16 bytes, the address the client
+				 * connected to
+				 */
 
 	__TM_A_MAX,
 	TM_A_MAX = __TM_A_MAX - 1
