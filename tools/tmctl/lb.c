@@ -209,6 +209,31 @@ static int tm_lb_parse_addr(const struct tm_words *w, int i,
 	return tm_werror(w, i, "'%s': not an IPv6 address", arg);
 }
 
+/* Word i is a VIP: an IPv6 address or prefix (ADDR/LEN, LEN 1..128). */
+static int tm_lb_parse_vip(const struct tm_words *w, int i,
+			   struct tm_lb_req *s)
+{
+	const char *arg = w->argv[i], *slash = strchr(arg, '/');
+	char a[INET6_ADDRSTRLEN];
+	size_t n = slash ? (size_t)(slash - arg) : strlen(arg);
+	struct tm_prefix p;
+	uint8_t addr[16];
+
+	snprintf(a, sizeof(a), "%.*s", (int)n, arg);
+	if (n >= sizeof(a) || inet_pton(AF_INET6, a, addr) != 1)
+		return tm_werror(w, i, inet_pton(AF_INET, a, addr) == 1 ?
+				 "'%s': a VIP is an IPv6 address or prefix, not IPv4" :
+				 "'%s': not an IPv6 address or prefix", arg);
+	if (tm_parse_prefix(w, i, true, &p))
+		return TMCTL_EPARSE;
+	if (!p.len)
+		return tm_werror(w, i, "'%s': a VIP prefix is /1 to /128",
+				 w->argv[i]);
+	memcpy(s->vip, p.addr, sizeof(s->vip));
+	s->vip_len = p.len;
+	return 0;
+}
+
 static bool tm_lb_prime(uint32_t n)
 {
 	uint32_t d;
@@ -296,7 +321,7 @@ static int tm_lb_service_parse(const struct tm_words *w, struct tm_lb_req *s)
 		s->word[k] = v;
 		switch (k) {
 		case TM_LB_K_VIP:
-			err = tm_lb_parse_addr(w, v, "VIP", s->vip);
+			err = tm_lb_parse_vip(w, v, s);
 			break;
 		case TM_LB_K_SID:
 			err = tm_lb_parse_addr(w, v, "SID", s->sid);
@@ -431,6 +456,8 @@ void tm_lb_put(struct nlmsghdr *nlh, const struct tm_lb_req *r,
 	}
 	tm_attr_map_add(map, nlh, r->word[TM_LB_K_VIP]);
 	mnl_attr_put(nlh, TM_A_LB_VIP, sizeof(r->vip), r->vip);
+	if (r->vip_len < 128)
+		mnl_attr_put_u8(nlh, TM_A_LB_VIP_LEN, r->vip_len);
 	if (TM_LB_SEEN(r, TM_LB_K_TCP)) {
 		tm_attr_map_add(map, nlh, r->word[TM_LB_K_TCP]);
 		mnl_attr_put_u8(nlh, TM_A_LB_PROTO, IPPROTO_TCP);
@@ -475,6 +502,18 @@ static const char *tm_lb_addr(const struct nlattr *attr, char *buf,
 	if (!attr || !inet_ntop(AF_INET6, mnl_attr_get_payload(attr), buf,
 				len))
 		snprintf(buf, len, "?");
+	return buf;
+}
+
+const char *tm_lb_vip(const struct nlattr **tb, char *buf, size_t len)
+{
+	size_t n;
+
+	tm_lb_addr(tb[TM_A_LB_VIP], buf, len);
+	n = strlen(buf);
+	if (tb[TM_A_LB_VIP_LEN] && mnl_attr_get_u8(tb[TM_A_LB_VIP_LEN]) < 128)
+		snprintf(buf + n, len - n, "/%u",
+			 mnl_attr_get_u8(tb[TM_A_LB_VIP_LEN]));
 	return buf;
 }
 
@@ -694,14 +733,14 @@ static void tm_lb_backend_object(const struct nlattr **tb,
  */
 static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 {
-	char buf[INET6_ADDRSTRLEN], pbuf[8];
+	char buf[INET6_ADDRSTRLEN], vbuf[INET6_ADDRSTRLEN + 4], pbuf[8];
 	uint16_t port = tm_lb_port(tb);
 	bool any = false;
 	unsigned int k;
 
 	fputs("service ", stdout);
 	tm_print_word(stdout, tm_lb_name(tb, NULL));
-	printf(" vip %s", tm_lb_addr(tb[TM_A_LB_VIP], buf, sizeof(buf)));
+	printf(" vip %s", tm_lb_vip(tb, vbuf, sizeof(vbuf)));
 	printf(" %s", tm_proto_name(tm_lb_proto(tb), pbuf, sizeof(pbuf)));
 	if (port)
 		printf(" port %u", port);
@@ -738,13 +777,12 @@ static void tm_lb_service_block(const struct nlattr **tb, bool counters)
 static void tm_lb_fields(const struct nlattr **tb, bool counters,
 			 bool backends)
 {
-	char buf[INET6_ADDRSTRLEN], pbuf[8], key[32];
+	char buf[INET6_ADDRSTRLEN], vbuf[INET6_ADDRSTRLEN + 4], pbuf[8], key[32];
 	unsigned int k;
 
 	tm_out_str("name", tm_lb_name(tb, NULL));
 	if (tb[TM_A_LB_VIP])
-		tm_out_str("vip", tm_lb_addr(tb[TM_A_LB_VIP], buf,
-					     sizeof(buf)));
+		tm_out_str("vip", tm_lb_vip(tb, vbuf, sizeof(vbuf)));
 	if (tb[TM_A_LB_PROTO] || backends)
 		tm_out_str("proto", tm_proto_name(tm_lb_proto(tb), pbuf,
 						  sizeof(pbuf)));
@@ -794,13 +832,13 @@ void tm_lb_service_fields(const struct nlattr **tb, bool counters)
 
 void tm_lb_service_text(const struct nlattr **tb, const char *verb)
 {
-	char buf[INET6_ADDRSTRLEN], pbuf[8];
+	char buf[INET6_ADDRSTRLEN], vbuf[INET6_ADDRSTRLEN + 4], pbuf[8];
 
 	printf("lb service %s ", verb);
 	tm_print_word(stdout, tm_lb_name(tb, NULL));
 	if (!strcmp(verb, "del"))
 		return;
-	printf(" vip %s", tm_lb_addr(tb[TM_A_LB_VIP], buf, sizeof(buf)));
+	printf(" vip %s", tm_lb_vip(tb, vbuf, sizeof(vbuf)));
 	printf(" sid %s", tm_lb_addr(tb[TM_A_LB_SID], buf, sizeof(buf)));
 	printf(" %s", tm_proto_name(tm_lb_proto(tb), pbuf, sizeof(pbuf)));
 	if (tb[TM_A_LB_PORT])
@@ -921,13 +959,14 @@ static void tm_lb_candidates(const struct nlattr **tb)
  * lb flows show, one line per flow, and lb flows lookup, one line with
  * the candidates, and "state none server - idle -" for a flow the load
  * balancer does not remember:
- *	NAME client ADDR cport N vport N [candidates SID[,SID...]|-]
+ *	NAME client ADDR cport N vip ADDR vport N [candidates SID[,SID...]|-]
  *		state STATE server ADDR|- idle NNNms
  */
 static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
 	char client[INET6_ADDRSTRLEN], server[INET6_ADDRSTRLEN];
+	char vip[INET6_ADDRSTRLEN];
 	const char *state = NULL;
 	uint16_t cport, vport;
 
@@ -937,6 +976,7 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	tm_lb_addr(tb[TM_A_LB_FLOW_CLIENT], client, sizeof(client));
 	tm_lb_addr(tb[TM_A_LB_FLOW_SERVER], server, sizeof(server));
+	tm_lb_addr(tb[TM_A_LB_FLOW_VIP], vip, sizeof(vip));
 	cport = tb[TM_A_LB_FLOW_CPORT] ?
 		mnl_attr_get_u16(tb[TM_A_LB_FLOW_CPORT]) : 0;
 	vport = tb[TM_A_LB_FLOW_VPORT] ?
@@ -945,7 +985,8 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 		state = tm_lb_state_name(mnl_attr_get_u8(tb[TM_A_LB_FLOW_STATE]));
 	if (!tmctl.json) {
 		tm_print_word(stdout, tm_lb_name(tb, data));
-		printf(" client %s cport %u vport %u", client, cport, vport);
+		printf(" client %s cport %u vip %s vport %u", client, cport, vip,
+		       vport);
 		if (tb[TM_A_LB_FLOW_CANDIDATES])
 			tm_lb_candidates(tb);
 		printf(" state %s server %s", state ?: "none",
@@ -961,6 +1002,7 @@ static int tm_lb_flow_cb(const struct nlmsghdr *nlh, void *data)
 	tm_out_str("service", tm_lb_name(tb, data));
 	tm_out_str("client", client);
 	tm_out_u64("cport", cport);
+	tm_out_str("vip", vip);
 	tm_out_u64("vport", vport);
 	if (tb[TM_A_LB_FLOW_CANDIDATES])
 		tm_lb_candidates(tb);
@@ -1094,20 +1136,22 @@ static int tm_lb_flows_show(const struct tm_words *w)
 }
 
 /*
- * lb flows lookup NAME src ADDR sport N [dport N]: where the connection
- * from ADDR port N to the service's VIP (and port N, the service's by
- * default) would go, as the kernel's table says, without a packet.
+ * lb flows lookup NAME src ADDR sport N [dst ADDR] [dport N]: where the
+ * connection from ADDR port N to the service's VIP (or dst, one of its VIP
+ * prefix) and port (the service's by default) would go, as the kernel's
+ * table says, without a packet.
  */
 static int tm_lb_flows_lookup(const struct tm_words *w)
 {
 	static const struct tm_keyword kw[] = {
 		{ "src", true }, { "sport", true }, { "dport", true },
+		{ "dst", true },
 	};
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int word[ARRAY_SIZE(kw)] = { -1, -1, -1 };
+	int word[ARRAY_SIZE(kw)] = { -1, -1, -1, -1 };
 	uint32_t port[ARRAY_SIZE(kw)] = {};
 	struct nlmsghdr *nlh;
-	uint8_t src[16];
+	uint8_t src[16], dst[16];
 	int i, k;
 
 	if (tm_lb_parse_name(w, 0))
@@ -1123,6 +1167,7 @@ static int tm_lb_flows_lookup(const struct tm_words *w)
 					 w->argv[i]);
 		word[k] = i + 1;
 		if (k == 0 ? tm_lb_parse_addr(w, i + 1, "client address", src) :
+		    k == 3 ? tm_lb_parse_addr(w, i + 1, "VIP", dst) :
 		    tm_parse_u32(w, i + 1, "port", 0, 65535, &port[k]))
 			return TMCTL_EPARSE;
 	}
@@ -1139,6 +1184,8 @@ static int tm_lb_flows_lookup(const struct tm_words *w)
 	mnl_attr_put_u16(nlh, TM_A_LB_FLOW_CPORT, (uint16_t)port[1]);
 	if (word[2] >= 0)
 		mnl_attr_put_u16(nlh, TM_A_LB_FLOW_VPORT, (uint16_t)port[2]);
+	if (word[3] >= 0)
+		mnl_attr_put(nlh, TM_A_LB_FLOW_VIP, sizeof(dst), dst);
 	return tm_nl_talk(nlh, tm_lb_flow_cb, (void *)w->argv[0], w->what);
 }
 

@@ -542,7 +542,7 @@ static void tm_m_backends(struct tm_metrics *m, const struct nlattr *nest,
 int tm_metrics_service_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct nlattr *tb[TM_A_MAX + 1];
-	char vip[INET6_ADDRSTRLEN], sid[INET6_ADDRSTRLEN], port[8];
+	char vip[INET6_ADDRSTRLEN + 4], sid[INET6_ADDRSTRLEN], port[8];
 	struct tm_metrics *m = data;
 	struct tm_prom_label l[4];
 	const char *name;
@@ -558,7 +558,7 @@ int tm_metrics_service_cb(const struct nlmsghdr *nlh, void *data)
 		 mnl_attr_get_u16(tb[TM_A_LB_PORT]) : 0);
 	l[0] = (struct tm_prom_label){ "service", name };
 	l[1] = (struct tm_prom_label){
-		"vip", tm_m_addr(tb[TM_A_LB_VIP], vip, sizeof(vip)) };
+		"vip", tb[TM_A_LB_VIP] ? tm_lb_vip(tb, vip, sizeof(vip)) : NULL };
 	l[2] = (struct tm_prom_label){ "port", port };
 	l[3] = (struct tm_prom_label){
 		"sid", tm_m_addr(tb[TM_A_LB_SID], sid, sizeof(sid)) };

@@ -530,6 +530,8 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_SID_CLOSE_TIMEOUT] = MNL_TYPE_U32,
 	[TM_A_SID_SYN_TIMEOUT] = MNL_TYPE_U32,
 	[TM_A_SID_UDP_TIMEOUT] = MNL_TYPE_U32,
+	[TM_A_LB_VIP_LEN] = MNL_TYPE_U8,
+	[TM_A_LB_FLOW_VIP] = MNL_TYPE_BINARY,
 };
 
 /* The attributes that are IPv6 addresses only: 16 bytes. */
@@ -541,6 +543,7 @@ static bool tm_attr_ipv6(int type)
 	case TM_A_LB_SID:
 	case TM_A_LB_BACKEND_SID:
 	case TM_A_LB_FLOW_CLIENT:
+	case TM_A_LB_FLOW_VIP:
 	case TM_A_LB_FLOW_SERVER:
 		return true;
 	default:

@@ -207,6 +207,7 @@ lb b a dns fc00:4::100
 lb service add api vip fd00:100::2 sid fd00:1b::3 health-interval 2s \
 	health-timeout 500ms health-rise 3 health-fall 2 health-listener
 lb service add quic vip fd00:100::2 sid fd00:1b::4 udp port 443
+lb service add anycast vip fd00:200::/64 sid fd00:1b::5 tcp port 80
 table add lbt family ip6 hook prerouting
 rule add lbt dst fd00:100::53 proto tcp dport 53 lb dns
 EOF
@@ -256,6 +257,23 @@ badobjects.batch:18:56: error: a service is either tcp or udp
 EOF
 check "bad SID and service lines in a batch file" 1 \
 	"$(cat badobjects.expect)" -c -f badobjects.batch
+
+# A VIP: an IPv6 address or a prefix with no host bits, /1 to /128.
+cat > badvips.batch <<'EOF'
+lb service add web vip fd00:100::1/64 sid fd00:1b::1
+lb service add web vip 10.0.0.0/8 sid fd00:1b::1
+lb service add web vip ::/0 sid fd00:1b::1
+lb service add web vip fd00::/129 sid fd00:1b::1
+lb service add web vip fd00::/ sid fd00:1b::1
+EOF
+cat > badvips.expect <<'EOF'
+badvips.batch:1:24: error: 'fd00:100::1/64': host bits set past /64, did you mean fd00:100::/64?
+badvips.batch:2:24: error: '10.0.0.0/8': a VIP is an IPv6 address or prefix, not IPv4
+badvips.batch:3:24: error: '::/0': a VIP prefix is /1 to /128
+badvips.batch:4:24: error: 'fd00::/129': prefix length 129 out of range 0..128
+badvips.batch:5:24: error: 'fd00::/': bad prefix length ''
+EOF
+check "bad VIPs in a batch file" 1 "$(cat badvips.expect)" -c -f badvips.batch
 
 # A SID's timeouts: seconds, 1..86400, each once, no unit.
 cat > badtimeouts.batch <<'EOF'
@@ -1193,14 +1211,19 @@ ok "lb flows flush" lb flows flush web
 ok "lb flows lookup" lb flows lookup web src 2001:db8::1 sport 40000
 ok "lb flows lookup, dport" lb flows lookup web sport 1 src 2001:db8::1 dport 8080
 ok "lb flows lookup, abbreviated" lb f l web src 2001:db8::1 sport 0
+ok "lb flows lookup, dst" lb flows lookup web src 2001:db8::1 sport 1 dst 2001:db8:80::5
+bad "lb flows lookup, dst prefix" "lb flows lookup: '2001:db8:80::/48': not an IPv6 address" \
+	lb flows lookup web src 2001:db8::1 sport 1 dst 2001:db8:80::/48
 ok "rule action lb" rule add t dst 2001:db8::80/128 proto tcp dport 80 lb web
 
-bad "lb, bad VIP" "lb service add: '2001:db8::zz': not an IPv6 address" \
+bad "lb, bad VIP" "lb service add: '2001:db8::zz': not an IPv6 address or prefix" \
 	lb service add web vip 2001:db8::zz sid fc00:ff::1
-bad "lb, IPv4 VIP" "lb service add: '192.0.2.80': a VIP is an IPv6 address, not IPv4" \
+bad "lb, IPv4 VIP" "lb service add: '192.0.2.80': a VIP is an IPv6 address or prefix, not IPv4" \
 	lb service add web vip 192.0.2.80 sid fc00:ff::1
-bad "lb, VIP prefix" "lb service add: '2001:db8::80/128': not an IPv6 address" \
-	lb service add web vip 2001:db8::80/128 sid fc00:ff::1
+ok "lb, VIP prefix" lb service add web vip 2001:db8:80::/48 sid fc00:ff::1
+ok "lb, VIP /128" lb service add web vip 2001:db8::80/128 sid fc00:ff::1
+bad "lb, VIP prefix with host bits" "lb service add: '2001:db8:80::1/48': host bits set past /48, did you mean 2001:db8:80::/48?" \
+	lb service add web vip 2001:db8:80::1/48 sid fc00:ff::1
 bad "lb, bad SID" "lb service add: 'lb1': not an IPv6 address" \
 	lb service add web vip 2001:db8::80 sid lb1
 bad "lb, IPv4 SID" "lb service add: '10.0.0.1': a SID is an IPv6 address, not IPv4" \

@@ -601,6 +601,7 @@ struct tm_lb_req {
 	uint8_t verb;		/* enum tm_lb_verb */
 	const char *name;	/* points into the words */
 	uint8_t vip[16];
+	uint8_t vip_len;	/* its prefix length, 128: an address */
 	uint8_t sid[16];	/* the service's own, or the backend's */
 	uint32_t weight;	/* backend add and set, when w_weight >= 0 */
 	uint32_t val[TM_LB_K_MAX];	/* port and the numbers */
@@ -609,6 +610,8 @@ struct tm_lb_req {
 	int16_t w_weight;
 };
 
+/* A service's VIP: ADDR, or ADDR/LEN for a prefix ("?" without it). */
+const char *tm_lb_vip(const struct nlattr **tb, char *buf, size_t len);
 /* Parse "NAME ..." of an lb verb into @r; the words must outlive @r. */
 int tm_lb_parse(const struct tm_words *w, enum tm_lb_verb verb,
 		struct tm_lb_req *r);
