@@ -78,7 +78,8 @@ TABLE_FIELDS = ("table-name", "table-family", "table-hook", "table-priority",
 RULE_SKIP = ("net-generation", "rule-packets", "rule-bytes")
 SID_FIELDS = ("sid-addr", "sid-policy", "sid-threshold", "sid-idle-timeout",
               "sid-close-timeout", "sid-syn-timeout", "sid-udp-timeout")
-SVC_FIELDS = ("lb-name", "lb-vip", "lb-proto", "lb-port", "lb-sid",
+SVC_FIELDS = ("lb-name", "lb-vip", "lb-vip-len", "lb-proto", "lb-port",
+              "lb-sid",
               "lb-choices", "lb-affinity", "lb-table-size", "lb-max-flows",
               "lb-idle-timeout", "lb-fin-timeout", "lb-syn-timeout",
               "lb-health-interval", "lb-health-timeout", "lb-health-rise",
@@ -581,6 +582,17 @@ class Gen:
         i = r.randrange(len(SERVICES))
         a = [("lb-name", SERVICES[i]), ("lb-vip", "fd00:f0::%x" % (i + 1)),
              ("lb-sid", "fd00:fb::%x" % (i + 1))]
+        # A VIP prefix: of its own (/48), holding the others' (/16), or
+        # with host bits set (refused).
+        k = r.random()
+        if k < 0.1:
+            a[1] = ("lb-vip", "fd00:f0:%x::" % (i + 1))
+            a.append(("lb-vip-len", 48))
+        elif k < 0.15:
+            a[1] = ("lb-vip", "fd00::")
+            a.append(("lb-vip-len", 16))
+        elif k < 0.2:
+            a.append(("lb-vip-len", 64))
         for k, v in (("lb-proto", r.choice((6, 17))), ("lb-port", r.choice((0, 80, 65535))),
                      ("lb-choices", r.randint(1, 8)),
                      ("lb-affinity", r.randint(0, 1)),

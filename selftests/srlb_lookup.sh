@@ -26,6 +26,12 @@
 # - affinity src (service aff, port 8081): 20 connections of one client
 #   from different ports reach one server, its lookups give one row
 #   whatever the port, and clients' rows differ.
+# - a VIP prefix (service pfx, fd00:200::/64 port 8082, the servers with
+#   the prefix local and listeners on any address): connections to three
+#   of its addresses are answered, each flow is remembered with the address
+#   it went to, and lookups with dst name the server that answered; VIPs
+#   that overlap it refused, one beside it taken; lookups without dst or
+#   outside the prefix refused; the load balancer's SID may not be in it.
 
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/lib_srlb.sh"
@@ -180,7 +186,7 @@ test_lookup_unknown()
 	local out
 
 	out=$(tm_lb lb flows lookup web src fd00:c::99 sport 1)
-	[[ $out == "web client fd00:c::99 cport 1 vport 8080 candidates fc00:"*",fc00:"*" state none server - idle -" ]]
+	[[ $out == "web client fd00:c::99 cport 1 vip fd00:100::1 vport 8080 candidates fc00:"*",fc00:"*" state none server - idle -" ]]
 	check_err $? "lookup of a connection never made: '$out'"
 	out=$(tm_lb lb flows lookup web src fd00:c::99 sport 1 dport 8080)
 	check_err $? "dport the service's port"
@@ -309,6 +315,82 @@ test_affinity()
 	log_test "affinity src: one client's connections reach one server, its rows one"
 }
 
+# A VIP prefix: fd00:200::/64 on port 8082.
+test_vip_prefix()
+{
+	local i v p name out err=0 end=$((SECONDS + 20))
+
+	for i in 1 2 3; do
+		ip -n "${SRV[i]}" -6 route add local fd00:200::/64 dev lo &&
+			ip netns exec "${SRV[i]}" socat -t 15 \
+				TCP6-LISTEN:8082,fork,reuseaddr \
+				SYSTEM:"echo s$i; cat" 2>/dev/null &
+		LISTENERS+=($!)
+	done
+	tm_lb lb service add pfx vip fd00:200::/64 sid fd00:1b::4 tcp \
+		port 8082 &&
+		for i in 1 2 3; do
+			tm_lb lb backend add pfx "$(sid_of "$i")" || break
+		done &&
+		tm_lb rule add lbt id 3 dst fd00:200::/64 proto tcp dport 8082 \
+			lb pfx
+	check_err $? "service pfx, vip fd00:200::/64"
+	tm_lb lb service show pfx | grep -q "^service pfx vip fd00:200::/64 "
+	check_err $? "pfx listed with its prefix: $(tm_lb lb service show pfx | head -1)"
+	for i in 1 2 3; do
+		until ip netns exec "${SRV[i]}" ss -Hltn "sport = :8082" |
+		      grep -q . || [ "$SECONDS" -ge "$end" ]; do
+			sleep 0.2
+		done
+	done
+	for v in fd00:200::1 fd00:200::5:0 fd00:200::ffff:ffff:ffff:ffff; do
+		VIP=$v conns_of 8082 3 | sed "s/^/$v /"
+	done >"$TMP/pfx"
+	expect_eq "connections to the prefix unanswered" \
+		"$(grep -c bad "$TMP/pfx")" 0
+	while read -r v p name; do
+		out=$(tm_lb -j lb flows lookup pfx src fd00:c::2 sport "$p" \
+			dst "$v")
+		python3 -c '
+import json, sys
+l = json.loads(sys.argv[1])
+want = "fc00:%s::100" % sys.argv[3][1:]
+sys.exit(l["vip"] != sys.argv[2] or l["server"] != want or
+	 l["state"] != "steer" or want not in l["candidates"])' \
+			"$out" "$v" "$name" || {
+			err=1
+			echo "# $v port $p answered by $name; lookup $out"
+		}
+	done <"$TMP/pfx"
+	check_err "$err" "lookups with dst name the servers that answered"
+	expect_eq "flows of pfx by VIP" \
+		"$(tm_lb lb flows show pfx | awk '{ print $7 }' | sort | uniq -c |
+		   awk '{ print $2, $1 }' | xargs)" \
+		"fd00:200::1 3 fd00:200::5:0 3 fd00:200::ffff:ffff:ffff:ffff 3"
+	out=$(tm_lb lb service add x vip fd00:200::/96 sid fd00:1b::5 tcp \
+		port 8082 2>&1)
+	[[ $? -ne 0 && $out == *"Another service serves this VIP and port"* ]]
+	check_err $? "a prefix inside pfx's: '$out'"
+	out=$(tm_lb lb service add x vip fd00::/16 sid fd00:1b::5 tcp \
+		port 0 2>&1)
+	[[ $? -ne 0 && $out == *"Another service serves this VIP and port"* ]]
+	check_err $? "a prefix holding pfx's, any port: '$out'"
+	tm_lb lb service add x vip fd00:201::/64 sid fd00:1b::5 tcp port 8082 &&
+		tm_lb lb service del x
+	check_err $? "a prefix beside pfx's"
+	out=$(tm_lb lb service add x vip fd00:300::/64 sid fd00:300::1 2>&1)
+	[[ $? -ne 0 && $out == *"SID cannot be the VIP, or in its prefix"* ]]
+	check_err $? "the LB SID in the VIP prefix: '$out'"
+	out=$(tm_lb lb flows lookup pfx src fd00:c::2 sport 1 2>&1)
+	[[ $? -ne 0 && $out == *"the connection's VIP is needed"* ]]
+	check_err $? "a lookup of pfx without dst: '$out'"
+	out=$(tm_lb lb flows lookup pfx src fd00:c::2 sport 1 \
+		dst fd00:201::1 2>&1)
+	[[ $? -ne 0 && $out == *"does not serve this VIP"* ]]
+	check_err $? "a lookup of pfx outside its prefix: '$out'"
+	log_test "VIP prefix fd00:200::/64: three of its addresses served, looked up, no overlap"
+}
+
 srlb_start
 test_connections
 test_port_reuse
@@ -316,5 +398,6 @@ test_lookup_unknown
 test_drain
 test_flush_readd
 test_affinity
+test_vip_prefix
 test_many_backends
 exit "$EXIT_STATUS"
