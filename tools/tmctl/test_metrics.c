@@ -172,7 +172,10 @@ static void tm_service(struct tm_metrics *m, const char *name, int backends)
 	unsigned int i;
 
 	mnl_attr_put_strz(nlh, TM_A_LB_NAME, name);
-	tm_put_addr(nlh, TM_A_LB_VIP, "2001:db8::80");
+	/* The second, of any port, serves a VIP prefix. */
+	tm_put_addr(nlh, TM_A_LB_VIP,
+		    backends > 0 ? "2001:db8::80" : "2001:db8:80::");
+	mnl_attr_put_u8(nlh, TM_A_LB_VIP_LEN, backends > 0 ? 128 : 48);
 	mnl_attr_put_u8(nlh, TM_A_LB_PROTO, 6);
 	if (backends > 0)
 		mnl_attr_put_u16(nlh, TM_A_LB_PORT, 80);

@@ -250,7 +250,7 @@ tuplemerge_sid_hmac_nokey_total{sid="fc00:2::100"} 2012
 # HELP tuplemerge_lb_info A load-balancer service's VIP, port (0: any) and SID as labels; always 1.
 # TYPE tuplemerge_lb_info gauge
 tuplemerge_lb_info{service="web",vip="2001:db8::80",port="80",sid="fc00:ff::1"} 1
-tuplemerge_lb_info{service="a\"b",vip="2001:db8::80",port="0",sid="fc00:ff::2"} 1
+tuplemerge_lb_info{service="a\"b",vip="2001:db8:80::/48",port="0",sid="fc00:ff::2"} 1
 # HELP tuplemerge_lb_backends Backends (servers' SIDs) of the service.
 # TYPE tuplemerge_lb_backends gauge
 tuplemerge_lb_backends{service="web"} 2
