@@ -6,6 +6,7 @@
  * its commit.  The bindings themselves are sid.c's;
  * include/uapi/linux/tuplemerge.h documents the commands.
  */
+#include <linux/stringify.h>
 #include <net/genetlink.h>
 #include <net/ipv6.h>
 #include <net/netlink.h>
@@ -59,6 +60,12 @@ static int tm_fill_sid(struct sk_buff *skb, const struct tm_sid *sid,
 		if (nla_put_u32(skb, TM_A_SID_CONNS,
 				max(atomic_read(&sid->conns), 0)) ||
 		    nla_put_u32(skb, TM_A_SID_LOAD, READ_ONCE(sid->load)))
+			goto nospace;
+		/* In 1/65536 of a connection: thousandths, rounded down. */
+		if (READ_ONCE(sid->policy) == TM_SID_POLICY_DYN &&
+		    nla_put_u32(skb, TM_A_SID_DYN,
+				(u32)(((u64)atomic_read(&sid->dyn) * 1000) >>
+				      16)))
 			goto nospace;
 		tm_sid_read(sid, c);
 		if (tm_put_counters(skb, tm_sidc_attr, c, TM_SIDC_MAX))
@@ -133,6 +140,14 @@ static int tm_nl_sid_change(struct sk_buff *skb, struct genl_info *info,
 	}
 	if (thr)
 		cfg.threshold = nla_get_u32(info->attrs[TM_A_SID_THRESHOLD]);
+	if (cfg.policy == TM_SID_POLICY_DYN &&
+	    cfg.threshold > TM_SID_DYN_MAX) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[TM_A_SID_THRESHOLD],
+				    "The dyn policy's threshold is at most "
+				    __stringify(TM_SID_DYN_MAX));
+		return -ERANGE;
+	}
 	/* A key id that need not exist yet: see tm_nl_lb_service_new(). */
 	if (info->attrs[TM_A_SID_HMAC_KEY])
 		cfg.hmac = nla_get_u32(info->attrs[TM_A_SID_HMAC_KEY]);

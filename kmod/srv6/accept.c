@@ -17,7 +17,8 @@
  *     new connection from a port the client used again, decided as any;
  *   - a SYN: take it if the SID's policy says so (always; never; fewer
  *     connections than the threshold; an accept queue shorter than the
- *     threshold; a reported load below it), or if this is the last
+ *     threshold; a reported load below it; fewer connections than the
+ *     threshold the dyn policy adapts, below), or if this is the last
  *     candidate, which must accept;
  *   - anything else (a flow this server does not know, e.g. after the
  *     load balancer restarted): pass it on, except at the last candidate.
@@ -133,6 +134,51 @@ static bool tm_udp_backlog_ok(struct net *net, struct sk_buff *skb,
 	return ok;
 }
 
+/*
+ * The dyn policy: SR_c whose threshold c each SID adapts from its own
+ * decisions, so that it accepts 1/k of the new connections it is offered
+ * as one of the first k - 1 of k candidates (Documentation/srv6-lb.rst,
+ * "The dyn policy").  c is kept in 1/65536 of a connection: with n
+ * connections, accept when n < floor(c), and when n = floor(c) with the
+ * probability of c's fraction, so that the chance to accept grows
+ * smoothly with c.  After each decision c moves by TM_DYN_STEP (1/8 of a
+ * connection) times (1/k - accepted), within 1 and the policy's
+ * threshold: a SID that accepts more than 1/k lowers it, one that passes
+ * on more raises it.
+ */
+#define TM_DYN_ONE	65536		/* an int: c is signed */
+#define TM_DYN_STEP	(TM_DYN_ONE / 8)
+
+static bool tm_dyn_ok(struct tm_sid *sid)
+{
+	int n = atomic_read(&sid->conns), c = atomic_read(&sid->dyn);
+
+	if (n != c / TM_DYN_ONE)
+		return n < c / TM_DYN_ONE;
+	return (get_random_u32() % TM_DYN_ONE) < (u32)(c % TM_DYN_ONE);
+}
+
+/* @sid decided (@ok) as one of the first k - 1 of @k candidates. */
+static void tm_dyn_adapt(struct tm_sid *sid, unsigned int k, bool ok)
+{
+	/* Another policy's threshold while a new one is published: bounded. */
+	int top = (int)(clamp_t(u32, READ_ONCE(sid->threshold), 1,
+				TM_SID_DYN_MAX) * TM_DYN_ONE);
+	int step = TM_DYN_STEP / (int)k - (ok ? TM_DYN_STEP : 0);
+	int c = atomic_read(&sid->dyn), next;
+
+	do {
+		next = clamp(c + step, TM_DYN_ONE, top);
+	} while (!atomic_try_cmpxchg(&sid->dyn, &c, next));
+}
+
+/* The candidates of the hunt @srh (UDP's DGRAM hunts list them twice). */
+static unsigned int tm_hunt_choices(const struct ipv6_sr_hdr *srh, u16 tag)
+{
+	return tag == TM_SRLB_TAG_DGRAM ? srh->first_segment / 2 :
+					  srh->first_segment - 1;
+}
+
 /* @th is the TCP header, or the UDP one with @udp. */
 static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 			 struct sk_buff *skb, const struct in6_addr *vip,
@@ -153,6 +199,8 @@ static bool tm_policy_ok(struct net *net, struct tm_sid *sid,
 		return tm_backlog_ok(net, skb, vip, th, threshold);
 	case TM_SID_POLICY_LOAD:
 		return READ_ONCE(sid->load) < threshold;
+	case TM_SID_POLICY_DYN:
+		return tm_dyn_ok(sid);
 	default:
 		return false;
 	}
@@ -345,7 +393,12 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 	} else if (syn && tag != TM_SRLB_TAG_RECOVER &&
 		   tag != TM_SRLB_TAG_STEER) {
 		unsigned int thoff = (const u8 *)th - skb_network_header(skb);
+		unsigned int k = tm_hunt_choices(srh, tag);
 		bool ok = tm_policy_ok(state->net, sid, skb, &vip, th, udp);
+
+		if (!last && k >= 2 &&
+		    READ_ONCE(sid->policy) == TM_SID_POLICY_DYN)
+			tm_dyn_adapt(sid, k, ok);
 
 		/* A reuseport program may have moved the head. */
 		ip6h = ipv6_hdr(skb);

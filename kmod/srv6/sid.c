@@ -706,6 +706,24 @@ static void tm_sid_set_timeouts(struct tm_sid *sid,
 	WRITE_ONCE(sid->to.udp, to->udp);
 }
 
+/*
+ * The dyn policy's threshold once @sid has @policy and @threshold: from
+ * the top for a SID new to the policy, else kept, within the new bounds.
+ * Before the policy is published: the hook then reads a threshold in them.
+ */
+static void tm_sid_dyn_set(struct tm_sid *sid, u8 policy, u32 threshold)
+{
+	int top;
+
+	if (policy != TM_SID_POLICY_DYN)
+		return;
+	/* The netlink request checked it: 1..TM_SID_DYN_MAX. */
+	top = (int)(threshold << 16);
+	if (READ_ONCE(sid->policy) != TM_SID_POLICY_DYN ||
+	    atomic_read(&sid->dyn) > top)
+		atomic_set(&sid->dyn, top);
+}
+
 /* A new policy for the bound (or @txn's) @sid. */
 static int tm_sid_set(struct tm_sid *sid, const struct tm_sid_cfg *cfg,
 		      struct tm_txn *txn, struct netlink_ext_ack *extack)
@@ -713,6 +731,7 @@ static int tm_sid_set(struct tm_sid *sid, const struct tm_sid_cfg *cfg,
 	if (!txn) {
 		tm_sid_txn_detach(sid);
 		/* The hook reads them without a lock: one or the other. */
+		tm_sid_dyn_set(sid, cfg->policy, cfg->threshold);
 		WRITE_ONCE(sid->threshold, cfg->threshold);
 		WRITE_ONCE(sid->policy, cfg->policy);
 		WRITE_ONCE(sid->hmac, cfg->hmac);
@@ -726,6 +745,7 @@ static int tm_sid_set(struct tm_sid *sid, const struct tm_sid_cfg *cfg,
 	}
 	if (sid->txn_op == TM_TXN_NEW) {
 		/* Nobody else sees it yet. */
+		tm_sid_dyn_set(sid, cfg->policy, cfg->threshold);
 		sid->policy = cfg->policy;
 		sid->threshold = cfg->threshold;
 		sid->hmac = cfg->hmac;
@@ -804,6 +824,7 @@ int tm_sid_add(struct net *net, struct tm_net *tn,
 	for_each_possible_cpu(cpu)
 		u64_stats_init(&per_cpu_ptr(sid->stats, cpu)->syncp);
 	sid->addr = cfg->addr;
+	tm_sid_dyn_set(sid, cfg->policy, cfg->threshold);
 	sid->policy = cfg->policy;
 	sid->threshold = cfg->threshold;
 	sid->hmac = cfg->hmac;
@@ -970,6 +991,8 @@ void tm_sid_txn_switch(struct tm_net *tn, struct tm_txn *txn)
 					   sid->hmac != sid->txn_hmac ||
 					   memcmp(&sid->to, &sid->txn_to,
 						  sizeof(sid->to));
+			tm_sid_dyn_set(sid, sid->txn_policy,
+				       sid->txn_threshold);
 			WRITE_ONCE(sid->threshold, sid->txn_threshold);
 			WRITE_ONCE(sid->policy, sid->txn_policy);
 			WRITE_ONCE(sid->hmac, sid->txn_hmac);

@@ -86,6 +86,8 @@ struct tm_sid_timeouts {
  * @hmac: seg6 HMAC key id that LB packets must carry and reports are
  *	signed with, 0: none (read by the hooks without a lock)
  * @to: its connections' timeouts (read by the aging without a lock)
+ * @dyn: the threshold of TM_SID_POLICY_DYN, in 1/65536 of a connection
+ *	(accept.c)
  * @stats: per-CPU counters
  * @dead: unbound; no connection may be added (set and read under
  *	tm_sids.flock)
@@ -109,6 +111,7 @@ struct tm_sid {
 	u32 load;
 	u32 hmac;
 	struct tm_sid_timeouts to;
+	atomic_t dyn;
 	atomic_t conns;
 	struct tm_sid_stats __percpu *stats;
 	bool dead;

@@ -274,8 +274,8 @@
  * TM_CMD_SID_GET (do, dump, admin)
  *	The binding of TM_A_SID_ADDR, or every binding of the namespace:
  *	TM_A_SID_ADDR, TM_A_SID_POLICY, TM_A_SID_THRESHOLD, TM_A_SID_CONNS,
- *	TM_A_SID_LOAD, TM_A_SID_HMAC_KEY (when set), the four timeouts and
- *	the counters
+ *	TM_A_SID_LOAD, TM_A_SID_DYN (policy dyn), TM_A_SID_HMAC_KEY (when
+ *	set), the four timeouts and the counters
  *	TM_A_SID_ACCEPTED, _PASSED, _FORCED, _STEERED, _UNKNOWN, _MALFORMED,
  *	_REPORTS, _HMAC_BAD and _HMAC_NOKEY.
  *
@@ -579,6 +579,13 @@ enum tm_sid_policy {
 				 * last reported (TM_CMD_SID_LOAD) is below
 				 * TM_A_SID_THRESHOLD
 				 */
+	TM_SID_POLICY_DYN,	/* as CONNS, with a threshold the SID adapts
+				 * itself (TM_A_SID_DYN), from 1 to
+				 * TM_A_SID_THRESHOLD (at most
+				 * TM_SID_DYN_MAX), so that it accepts 1/k
+				 * of the new connections it is offered
+				 * before the last of k candidates
+				 */
 
 	__TM_SID_POLICY_MAX,
 	TM_SID_POLICY_MAX = __TM_SID_POLICY_MAX - 1
@@ -586,6 +593,8 @@ enum tm_sid_policy {
 
 /* Connection-acceptance SIDs per namespace. */
 #define TM_SID_MAX_PER_NET	1024
+/* The highest threshold of the dyn policy. */
+#define TM_SID_DYN_MAX		16384
 /* Connections a namespace's servers track, at most. */
 #define TM_SID_MAX_FLOWS	(1u << 20)
 
@@ -959,6 +968,9 @@ enum tm_attr {
 				 */
 	TM_A_LB_FLOW_VIP,	/* binary: 16 bytes, the address the client
 				 * connected to
+				 */
+	TM_A_SID_DYN,		/* u32: the threshold the dyn policy adapted,
+				 * in thousandths of a connection
 				 */
 
 	__TM_A_MAX,
