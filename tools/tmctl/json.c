@@ -104,7 +104,8 @@ enum {
 	TM_JS_SYN_TIMEOUT,
 	TM_JS_UDP_TIMEOUT,
 	TM_JS_COUNTER,		/* the first of what sid show prints */
-	TM_JS_MAX = TM_JS_COUNTER + 11
+	TM_JS_DYN = TM_JS_COUNTER + 11,	/* dyn_milli: read, no word */
+	TM_JS_MAX
 };
 
 static const struct tm_json_member tm_json_sid[TM_JS_MAX] = {
@@ -127,6 +128,7 @@ static const struct tm_json_member tm_json_sid[TM_JS_MAX] = {
 	[TM_JS_COUNTER + 8] = { "reports", TM_J_INT, "reports" },
 	[TM_JS_COUNTER + 9] = { "hmac_bad", TM_J_INT, "hmac-bad" },
 	[TM_JS_COUNTER + 10] = { "hmac_nokey", TM_J_INT, "hmac-nokey" },
+	[TM_JS_DYN] = { "dyn_milli", TM_J_INT },
 };
 
 /* lb.c's tm_lb_service_save(): "lb service add NAME vip V sid S tcp ...". */
@@ -1295,6 +1297,8 @@ static void tm_json_sid_obj(struct tm_json *j, const char *path,
 		if (i >= TM_JS_IDLE_TIMEOUT && i <= TM_JS_UDP_TIMEOUT &&
 		    v[i] && !v[i]->big &&
 		    tm_sid_timeout_default(i - TM_JS_IDLE_TIMEOUT, v[i]->i))
+			continue;
+		if (i == TM_JS_DYN)
 			continue;
 		tm_json_pair(j, m, v, i);
 	}

@@ -21,6 +21,7 @@ static const char * const tm_sid_policy_names[TM_SID_POLICY_MAX + 1] = {
 	[TM_SID_POLICY_CONNS] = "conns",
 	[TM_SID_POLICY_BACKLOG] = "backlog",
 	[TM_SID_POLICY_LOAD] = "load",
+	[TM_SID_POLICY_DYN] = "dyn",
 };
 
 const char *tm_sid_policy_name(unsigned int i)
@@ -33,7 +34,7 @@ bool tm_sid_policy_has_threshold(uint8_t policy)
 {
 	return policy == TM_SID_POLICY_CONNS ||
 	       policy == TM_SID_POLICY_BACKLOG ||
-	       policy == TM_SID_POLICY_LOAD;
+	       policy == TM_SID_POLICY_LOAD || policy == TM_SID_POLICY_DYN;
 }
 
 /* The counters of a binding, in the order they are printed. */
@@ -91,6 +92,7 @@ enum {
 	TM_S_TIMEOUT,		/* the first of tm_sid_timeouts */
 	TM_S_CONNS_NOW = TM_S_TIMEOUT + ARRAY_SIZE(tm_sid_timeouts),
 	TM_S_LOAD_NOW,
+	TM_S_DYN_NOW,
 	TM_S_COUNTER,		/* the first of tm_sid_counters */
 	TM_S_MAX = TM_S_COUNTER + ARRAY_SIZE(tm_sid_counters)
 };
@@ -104,6 +106,7 @@ static const struct tm_keyword tm_sid_keywords[TM_S_MAX] = {
 	[TM_S_TIMEOUT + 3] = { "udp-timeout", true },
 	[TM_S_CONNS_NOW] = { "conns-now", true },
 	[TM_S_LOAD_NOW] = { "load-now", true },
+	[TM_S_DYN_NOW] = { "dyn-now", true },
 	[TM_S_COUNTER + 0] = { "accepted", true },
 	[TM_S_COUNTER + 1] = { "passed", true },
 	[TM_S_COUNTER + 2] = { "forced", true },
@@ -156,17 +159,33 @@ static int tm_sid_parse_policy(const struct tm_words *w, int i,
 	}
 	if (!number) {
 		tm_werror(w, v, "policy %s needs a number N (1..%u)", name,
+			  s->policy == TM_SID_POLICY_DYN ? TM_SID_DYN_MAX :
 			  UINT32_MAX);
 		return -1;
 	}
 	if (tm_parse_u32(w, v, s->policy == TM_SID_POLICY_CONNS ?
 			 "conns threshold" :
 			 s->policy == TM_SID_POLICY_BACKLOG ?
-			 "backlog threshold" : "load threshold",
-			 1, UINT32_MAX, &s->threshold))
+			 "backlog threshold" :
+			 s->policy == TM_SID_POLICY_DYN ?
+			 "dyn threshold" : "load threshold",
+			 1, s->policy == TM_SID_POLICY_DYN ?
+			 TM_SID_DYN_MAX : UINT32_MAX, &s->threshold))
 		return -1;
 	s->w_threshold = v;
 	return 2;
+}
+
+/* Word i is what sid show prints of the dyn policy: N.NNN. */
+static int tm_sid_parse_milli(const struct tm_words *w, int i)
+{
+	const char *s = w->argv[i], *dot = strchr(s, '.');
+	size_t n = strspn(s, "0123456789");
+
+	if (!n || n > 5 || s + n != dot || strlen(dot + 1) != 3 ||
+	    strspn(dot + 1, "0123456789") != 3)
+		return tm_werror(w, i, "bad dyn-now '%s' (expected N.NNN)", s);
+	return 0;
 }
 
 /* "SID accept policy POLICY [N] [hmac K] [idle-timeout S] ..." */
@@ -226,6 +245,12 @@ static int tm_sid_parse_binding(const struct tm_words *w, struct tm_sid_req *s)
 			continue;
 		}
 		/* What sid show prints: read and ignored. */
+		if (k == TM_S_DYN_NOW) {
+			if (tm_sid_parse_milli(w, i + 1))
+				return TMCTL_EPARSE;
+			n = 2;
+			continue;
+		}
 		if (tm_parse_u64(w, i + 1, tm_sid_keywords[k].name, 0,
 				 k == TM_S_CONNS_NOW || k == TM_S_LOAD_NOW ?
 				 UINT32_MAX : UINT64_MAX,
@@ -235,7 +260,7 @@ static int tm_sid_parse_binding(const struct tm_words *w, struct tm_sid_req *s)
 	}
 	if (!seen[TM_S_POLICY])
 		return tm_werror(w, w->argc,
-				 "missing 'policy POLICY' (always, never, conns N, backlog N or load N)");
+				 "missing 'policy POLICY' (always, never, conns N, backlog N, load N or dyn N)");
 	return 0;
 }
 
@@ -334,6 +359,9 @@ void tm_sid_text(const struct nlattr **tb, const char *verb, bool counters)
 		printf(" conns-now %u", mnl_attr_get_u32(tb[TM_A_SID_CONNS]));
 	if (tb[TM_A_SID_LOAD])
 		printf(" load-now %u", mnl_attr_get_u32(tb[TM_A_SID_LOAD]));
+	if (tb[TM_A_SID_DYN])
+		printf(" dyn-now %u.%03u", mnl_attr_get_u32(tb[TM_A_SID_DYN]) / 1000,
+		       mnl_attr_get_u32(tb[TM_A_SID_DYN]) % 1000);
 	for (k = 0; k < ARRAY_SIZE(tm_sid_counters); k++)
 		if (tb[tm_sid_counters[k].attr])
 			printf(" %s %llu", tm_sid_counters[k].name,
@@ -368,6 +396,8 @@ void tm_sid_fields(const struct nlattr **tb, bool counters)
 		tm_out_u64("conns", mnl_attr_get_u32(tb[TM_A_SID_CONNS]));
 	if (tb[TM_A_SID_LOAD])
 		tm_out_u64("load", mnl_attr_get_u32(tb[TM_A_SID_LOAD]));
+	if (tb[TM_A_SID_DYN])
+		tm_out_u64("dyn_milli", mnl_attr_get_u32(tb[TM_A_SID_DYN]));
 	for (k = 0; k < ARRAY_SIZE(tm_sid_counters); k++)
 		if (tb[tm_sid_counters[k].attr])
 			tm_out_u64(tm_sid_counters[k].name,

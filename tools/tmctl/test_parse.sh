@@ -239,7 +239,7 @@ cat > badobjects.expect <<'EOF'
 badobjects.batch:1:5: error: 'load' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
 badobjects.batch:2:5: error: 'show' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
 badobjects.batch:3:5: error: unknown sid command 'frob' (add, replace or del)
-badobjects.batch:4:23: error: missing 'policy POLICY' (always, never, conns N, backlog N or load N)
+badobjects.batch:4:23: error: missing 'policy POLICY' (always, never, conns N, backlog N, load N or dyn N)
 badobjects.batch:5:17: error: unexpected 'extra'
 badobjects.batch:6:4: error: 'flows' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
 badobjects.batch:7:12: error: 'show' in a file: a file holds configuration (add, replace, del, flush), not state or listings; run it as a command
@@ -623,6 +623,17 @@ cat > sidshow.expect <<'EOF'
 sid add fc00:5::100 accept policy load 50 conns-now 1 load-now 20 accepted 3 passed 0 forced 0 steered 12 unknown 0 malformed 0 reports 7 hmac-bad 0 hmac-nokey 0
 EOF
 words "SID counters, policy load" sidshow.json sidshow.expect
+cat > siddyn.json <<'EOF'
+{"sids": [{"sid": "fc00:6::100", "policy": "dyn", "threshold": 8,
+	   "idle_timeout": 60, "close_timeout": 2, "syn_timeout": 3,
+	   "udp_timeout": 30, "conns": 2, "load": 0, "dyn_milli": 3250,
+	   "accepted": 9}]}
+EOF
+cat > siddyn.expect <<'EOF'
+sid add fc00:6::100 accept policy dyn 8 conns-now 2 load-now 0 accepted 9
+EOF
+words "SID counters, policy dyn: dyn_milli read, no word" siddyn.json \
+	siddyn.expect
 
 # Sets are arrays: of strings (prefixes; ports, "P" or "LO-HI", integers
 # too) and of integers (protocols), made into the text's sets.
@@ -873,7 +884,7 @@ for n in 20 21; do
 		printf ']}\n'
 	} > refused$n.json
 	for i in $(seq 0 19); do
-		printf "refused$n.json: sids[%d].policy: error: unknown policy 'frob' (expected always, never, conns, backlog or load)\n" "$i"
+		printf "refused$n.json: sids[%d].policy: error: unknown policy 'frob' (expected always, never, conns, backlog, load or dyn)\n" "$i"
 	done > refused$n.expect
 done
 echo "refused21.json: error: too many errors, stopped" >> refused21.expect
@@ -1061,6 +1072,18 @@ ok "sid add, abbreviated" si a fc00::1 acc pol never
 ok "sid replace, backlog" sid replace 2001:db8::1 accept policy backlog 4294967295
 ok "sid del" sid del fc00::1
 ok "sid add, load" sid add fc00::1 accept policy load 50
+ok "sid add, dyn" sid add fc00::1 accept policy dyn 8
+ok "sid replace, dyn max" sid replace fc00::1 accept policy dyn 16384
+bad "sid, dyn without N" "sid add: policy dyn needs a number N (1..16384)" \
+	sid add fc00::1 accept policy dyn
+bad "sid, dyn 0" "sid add: bad dyn threshold '0' (expected 1..16384)" \
+	sid add fc00::1 accept policy dyn 0
+bad "sid, dyn too big" "sid add: bad dyn threshold '16385' (expected 1..16384)" \
+	sid add fc00::1 accept policy dyn 16385
+ok "sid show line of dyn reads back" sid add fc00::1 accept policy dyn 8 \
+	conns-now 2 load-now 0 dyn-now 3.250 accepted 9
+bad "sid, dyn-now not N.NNN" "sid add: bad dyn-now '3.25' (expected N.NNN)" \
+	sid add fc00::1 accept policy dyn 8 dyn-now 3.25
 ok "sid load" sid load fc00::1 0
 ok "sid load, max" sid load fc00::1 4294967295
 ok "sid show" sid show
@@ -1082,13 +1105,13 @@ bad "sid, missing action" "sid add: missing action (accept)" \
 	sid add fc00::1
 bad "sid, unknown action" "sid add: unknown action 'drop' (expected accept)" \
 	sid add fc00::1 drop policy always
-bad "sid, missing policy" "sid add: missing 'policy POLICY' (always, never, conns N, backlog N or load N)" \
+bad "sid, missing policy" "sid add: missing 'policy POLICY' (always, never, conns N, backlog N, load N or dyn N)" \
 	sid add fc00::1 accept
 bad "sid, policy without value" "sid add: 'policy' needs a value" \
 	sid add fc00::1 accept policy
-bad "sid, unknown policy" "sid add: unknown policy 'sometimes' (expected always, never, conns, backlog or load)" \
+bad "sid, unknown policy" "sid add: unknown policy 'sometimes' (expected always, never, conns, backlog, load or dyn)" \
 	sid add fc00::1 accept policy sometimes
-bad "sid, policy abbreviated" "sid add: unknown policy 'alw' (expected always, never, conns, backlog or load)" \
+bad "sid, policy abbreviated" "sid add: unknown policy 'alw' (expected always, never, conns, backlog, load or dyn)" \
 	sid add fc00::1 accept policy alw
 bad "sid, conns without N" "sid add: policy conns needs a number N (1..4294967295)" \
 	sid add fc00::1 accept policy conns
