@@ -568,10 +568,12 @@ class Gen:
 
     def sid(self):
         r = self.rng
-        pol = r.randint(1, 5)
+        pol = r.randint(1, 6)
         a = [("sid-addr", r.choice(SIDS)), ("sid-policy", pol)]
         if pol >= 3:
-            a.append(("sid-threshold", r.choice((1, 2, 100, 2 ** 32 - 1))))
+            # dyn (6): at most 16384, above refused.
+            a.append(("sid-threshold", r.choice((1, 2, 100, 16384, 16385,
+                                                 2 ** 32 - 1))))
         for k in ("idle", "close", "syn", "udp"):
             if r.random() < 0.3:
                 a.append(("sid-%s-timeout" % k, r.choice((1, 2, 60, 86400))))

@@ -255,6 +255,83 @@ test_load()
 	log_test "load 50: s1 takes connections while its reported load is below"
 }
 
+# dyn_milli: s1's dyn threshold in thousandths (JSON dyn_milli).
+dyn_milli()
+{
+	tm_srv 1 -j sid show "$(sid_of 1)" |
+		python3 -c 'import json, sys; print(json.load(sys.stdin).get("dyn_milli"))'
+}
+
+# dyn_replay C NAME...: the dyn threshold (thousandths) from C (in 1/65536)
+# after s1's decisions as the first of 3 candidates: NAME s1 accepted, any
+# other passed (s2 never takes one); the rule of accept.c, step 1/8 of a
+# connection times (1/3 - accepted), within 1 and 2.
+dyn_replay()
+{
+	local c=$1 name
+
+	shift
+	for name in "$@"; do
+		if [ "$name" = s1 ]; then
+			c=$((c + 8192 / 3 - 8192))
+		else
+			c=$((c + 8192 / 3))
+		fi
+		[ "$c" -lt 65536 ] && c=65536
+		[ "$c" -gt 131072 ] && c=131072
+	done
+	echo $((c * 1000 / 65536)) "$c"
+}
+
+# names N: N connections one after the other, each over (the server's FIN
+# sent: connect reads to the end) before the next; the name of the server
+# of each ("" for none).
+names()
+{
+	local i out
+
+	for ((i = 0; i < $1; i++)); do
+		out=$(connect)
+		echo "${out%%$'\n'*}"
+	done | xargs
+}
+
+# dyn 2 at s1, the first of 3 candidates: short connections, each taken
+# (none counts when the next comes), lower its threshold from 2 to 1 and
+# no further; with a long connection counting, its decisions (passed at 1
+# exactly, then taken with the threshold's fraction) move it as the rule
+# says, replayed from which server answered each connection.
+test_dyn()
+{
+	local got want c out
+	local -a n1 n2
+
+	policies replace "dyn 2" never always
+	expect_eq "s1's dyn threshold at first" "$(dyn_milli)" 2000
+	read -ra n1 <<<"$(names 14)"
+	expect_eq "14 connections, none counting at the next" "${n1[*]}" \
+		"$(printf 's1 %.0s' $(seq 14) | xargs)"
+	read -r want c < <(dyn_replay 131072 "${n1[@]}")
+	expect_eq "s1's dyn threshold after taking 14" "$(dyn_milli)" "$want"
+	expect_eq "... which is its floor" "$want" 1000
+	long_open 1
+	expect_eq "a long connection" "$(long_server 1)" s1
+	read -ra n2 <<<"$(names 12)"
+	[[ ${n2[0]} == s3 && ${#n2[@]} -eq 12 && ${n2[*]} != *s2* ]]
+	check_err $? "12 connections with one counting at s1: '${n2[*]}'"
+	read -r want c < <(dyn_replay "$c" s1 "${n2[@]}")
+	got=$(dyn_milli)
+	expect_eq "s1's dyn threshold replayed from '${n2[*]}'" "$got" "$want"
+	[ "$got" -gt 1000 ]
+	check_err $? "s1's dyn threshold did not rise from 1: $got"
+	long_close 1
+	check_err $? "the long connection did not end within 10 s"
+	out=$(tm_srv 1 sid replace "$(sid_of 1)" accept policy dyn 16385 2>&1)
+	[[ $? -ne 0 && $out == *"1..16384"* ]]
+	check_err $? "dyn 16385: '$out'"
+	log_test "dyn 2: s1's threshold falls to 1 taking all, rises passing (${got}m)"
+}
+
 test_del()
 {
 	local i out rc
@@ -285,6 +362,7 @@ test_conns
 test_sticky
 test_malformed
 test_load
+test_dyn
 test_del
 
 exit "$EXIT_STATUS"

@@ -18,13 +18,16 @@
 # Modes (MODES, space separated):
 #	random		choices 1: the flow's one candidate takes it (a
 #			consistent-hash, i.e. random, load balancer)
-#	srC		choices 2, policy conns C (SR_c: the first candidate
+#	srC		choices K, policy conns C (SR_c: the first candidate
 #			takes it while it has fewer than C connections open)
-#	backlogB	choices 2, policy backlog B (while fewer than B
+#	backlogB	choices K, policy backlog B (while fewer than B
 #			connections wait in the accept queue)
+#	dynN		choices K, policy dyn N (SR_c with a threshold each
+#			server adapts between 1 and N)
 #
 # Environment (defaults in brackets): DISTS [exp wiki], LOADS [0.5 0.7 0.8
-# 0.9 0.95], MODES [random sr4 sr6 sr8 backlog1], SERVERS [4, at most 16],
+# 0.9 0.95], MODES [random sr4 sr6 sr8 backlog1], CHOICES (K) [2],
+# SERVERS [4, at most 16],
 # WORKERS [4], MEAN [200] ms, DURATION [60] s per run, SEED [1], OUT [exp/
 # in the VM run's directory]: results.csv, table.rst and the plots
 # (report.py) go there.
@@ -41,6 +44,7 @@ require_module
 DISTS=${DISTS:-exp wiki}
 LOADS=${LOADS:-0.5 0.7 0.8 0.9 0.95}
 MODES=${MODES:-random sr4 sr6 sr8 backlog1}
+CHOICES=${CHOICES:-2}
 WORKERS=${WORKERS:-4}
 MEAN=${MEAN:-200}
 DURATION=${DURATION:-60}
@@ -104,8 +108,10 @@ mode()
 {
 	case "$1" in
 	random) lb_mode 1 && srv_policy always ;;
-	sr[0-9]*) lb_mode 2 && srv_policy conns "${1#sr}" ;;
-	backlog[0-9]*) lb_mode 2 && srv_policy backlog "${1#backlog}" ;;
+	sr[0-9]*) lb_mode "$CHOICES" && srv_policy conns "${1#sr}" ;;
+	backlog[0-9]*) lb_mode "$CHOICES" &&
+		srv_policy backlog "${1#backlog}" ;;
+	dyn[0-9]*) lb_mode "$CHOICES" && srv_policy dyn "${1#dyn}" ;;
 	*) echo "srlb_exp: unknown mode '$1'" >&2; return 1 ;;
 	esac
 }
