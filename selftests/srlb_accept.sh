@@ -311,20 +311,20 @@ test_dyn()
 	read -ra n1 <<<"$(names 14)"
 	expect_eq "14 connections, none counting at the next" "${n1[*]}" \
 		"$(printf 's1 %.0s' $(seq 14) | xargs)"
-	read -r want c < <(dyn_replay 131072 "${n1[@]}")
+	read -r want c <<<"$(dyn_replay 131072 "${n1[@]}")"
 	expect_eq "s1's dyn threshold after taking 14" "$(dyn_milli)" "$want"
 	expect_eq "... which is its floor" "$want" 1000
-	long_open 1
-	expect_eq "a long connection" "$(long_server 1)" s1
+	long_open 7
+	expect_eq "a long connection" "$(long_server 7)" s1
 	read -ra n2 <<<"$(names 12)"
 	[[ ${n2[0]} == s3 && ${#n2[@]} -eq 12 && ${n2[*]} != *s2* ]]
 	check_err $? "12 connections with one counting at s1: '${n2[*]}'"
-	read -r want c < <(dyn_replay "$c" s1 "${n2[@]}")
+	read -r want c <<<"$(dyn_replay "$c" s1 "${n2[@]}")"
 	got=$(dyn_milli)
 	expect_eq "s1's dyn threshold replayed from '${n2[*]}'" "$got" "$want"
 	[ "$got" -gt 1000 ]
 	check_err $? "s1's dyn threshold did not rise from 1: $got"
-	long_close 1
+	long_close 7
 	check_err $? "the long connection did not end within 10 s"
 	out=$(tm_srv 1 sid replace "$(sid_of 1)" accept policy dyn 16385 2>&1)
 	[[ $? -ne 0 && $out == *"1..16384"* ]]

@@ -356,7 +356,8 @@ import json, sys
 l = json.loads(sys.argv[1])
 want = "fc00:%s::100" % sys.argv[3][1:]
 sys.exit(l["vip"] != sys.argv[2] or l["server"] != want or
-	 l["state"] != "steer" or want not in l["candidates"])' \
+	 l["state"] not in ("steer", "closing") or
+	 want not in l["candidates"])' \
 			"$out" "$v" "$name" || {
 			err=1
 			echo "# $v port $p answered by $name; lookup $out"
@@ -371,7 +372,7 @@ sys.exit(l["vip"] != sys.argv[2] or l["server"] != want or
 		port 8082 2>&1)
 	[[ $? -ne 0 && $out == *"Another service serves this VIP and port"* ]]
 	check_err $? "a prefix inside pfx's: '$out'"
-	out=$(tm_lb lb service add x vip fd00::/16 sid fd00:1b::5 tcp \
+	out=$(tm_lb lb service add x vip fd00::/16 sid 2001:db8:1b::5 tcp \
 		port 0 2>&1)
 	[[ $? -ne 0 && $out == *"Another service serves this VIP and port"* ]]
 	check_err $? "a prefix holding pfx's, any port: '$out'"
