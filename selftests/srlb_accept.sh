@@ -296,11 +296,12 @@ names()
 	done | xargs
 }
 
-# dyn 2 at s1, the first of 3 candidates: short connections, each taken
-# (none counts when the next comes), lower its threshold from 2 to 1 and
-# no further; with a long connection counting, its decisions (passed at 1
-# exactly, then taken with the threshold's fraction) move it as the rule
-# says, replayed from which server answered each connection.
+# dyn 2 at s1, the first of 3 candidates: 13 short connections, each
+# taken (none counts when the next comes), lower its threshold from 2 to 1
+# (12 would) and no further; with a long connection counting, its
+# decisions (the first passed at exactly 1, then taken with the
+# threshold's fraction) move it as the rule says, replayed from which
+# server answered each connection.
 test_dyn()
 {
 	local got want c out
@@ -308,22 +309,22 @@ test_dyn()
 
 	policies replace "dyn 2" never always
 	expect_eq "s1's dyn threshold at first" "$(dyn_milli)" 2000
-	read -ra n1 <<<"$(names 14)"
-	expect_eq "14 connections, none counting at the next" "${n1[*]}" \
-		"$(printf 's1 %.0s' $(seq 14) | xargs)"
+	read -ra n1 <<<"$(names 13)"
+	expect_eq "13 connections, none counting at the next" "${n1[*]}" \
+		"$(printf 's1 %.0s' $(seq 13) | xargs)"
 	read -r want c <<<"$(dyn_replay 131072 "${n1[@]}")"
-	expect_eq "s1's dyn threshold after taking 14" "$(dyn_milli)" "$want"
+	expect_eq "s1's dyn threshold after taking 13" "$(dyn_milli)" "$want"
 	expect_eq "... which is its floor" "$want" 1000
 	long_open 7
 	expect_eq "a long connection" "$(long_server 7)" s1
-	read -ra n2 <<<"$(names 12)"
-	[[ ${n2[0]} == s3 && ${#n2[@]} -eq 12 && ${n2[*]} != *s2* ]]
-	check_err $? "12 connections with one counting at s1: '${n2[*]}'"
+	read -ra n2 <<<"$(names 8)"
+	[[ ${n2[0]} == s3 && ${#n2[@]} -eq 8 && ${n2[*]} != *s2* ]]
+	check_err $? "8 connections with one counting at s1: '${n2[*]}'"
 	read -r want c <<<"$(dyn_replay "$c" s1 "${n2[@]}")"
 	got=$(dyn_milli)
+	# The first passed at exactly 1 (a rise); later ones may take it back
+	# to 1 (taken at a small fraction): the replay says where it is.
 	expect_eq "s1's dyn threshold replayed from '${n2[*]}'" "$got" "$want"
-	[ "$got" -gt 1000 ]
-	check_err $? "s1's dyn threshold did not rise from 1: $got"
 	long_close 7
 	check_err $? "the long connection did not end within 10 s"
 	out=$(tm_srv 1 sid replace "$(sid_of 1)" accept policy dyn 16385 2>&1)
