@@ -1143,17 +1143,30 @@ class Fuzzer:
                  ("lb-flow-cport", r.randrange(65536))]
         if r.random() < 0.5:
             attrs.append(("lb-flow-vport", r.choice((0, 80, 443, 65535))))
+        # The connection's VIP: a service's own, one inside the /48 and
+        # /16 prefixes, one outside them all; a prefix service needs it.
+        if r.random() < 0.7:
+            attrs.append(("lb-flow-vip", r.choice(
+                ["fd00:f0::%x" % (i + 1) for i in range(len(SERVICES))] +
+                ["fd00:f0:%x::7" % (i + 1) for i in range(len(SERVICES))] +
+                ["fd01::1"])))
         a, m = self.req("lb-flow-get", attrs)
         s = self.model.svcs.get(name)
         if not s:
             if a.ok:
                 self.fail("lookup in the unknown service %s taken" % name, m)
             return
+        given = dict(attrs)
         port = s.get("lb-port", 0)
-        vport = attrs[3][1] if len(attrs) > 3 else port
-        if a.ok != (vport != 0 and (port == 0 or vport == port)):
-            self.fail("lookup of port %d in service %s (port %d): %s" %
-                      (vport, name, port, a.errno), m)
+        vport = given.get("lb-flow-vport", port)
+        net = ipaddress.ip_network("%s/%d" % (s["lb-vip"],
+                                              s.get("lb-vip-len", 128)))
+        vip = given.get("lb-flow-vip")
+        vip_ok = ipaddress.ip_address(vip) in net if vip else \
+            net.prefixlen == 128
+        if a.ok != (vip_ok and vport != 0 and (port == 0 or vport == port)):
+            self.fail("lookup of %s port %d in service %s (%s port %d): %s" %
+                      (vip, vport, name, net, port, a.errno), m)
         if not a.ok:
             return
         got = a.replies[0].get("lb-flow-candidates", {}).get("lb-backend",
