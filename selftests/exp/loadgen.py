@@ -18,9 +18,12 @@ carrying "GET /?ms=N", N its service time drawn from DIST:
 Prints one CSV line per request: TAG,seq,service_ms,response_ms,server
 (response_ms and server empty for a request that failed), response time
 measured from the request's scheduled start, so that a client falling
-behind counts against the system, not for it.
+behind counts against the system, not for it.  With WARMUP, the load
+first runs for WARMUP seconds more, and the requests that start in them
+(while the queues and adaptive thresholds settle) are sent but not
+printed.
 
-usage: loadgen.py VIP PORT RATE DURATION DIST MEAN SEED TAG
+usage: loadgen.py VIP PORT RATE DURATION DIST MEAN SEED TAG [WARMUP]
 """
 import asyncio
 import random
@@ -39,7 +42,7 @@ def service_time(rng, dist, mean):
     return low / (1 - u * (1 - (low / high) ** alpha)) ** (1 / alpha)
 
 
-async def request(vip, port, seq, ms, start, tag, loop):
+async def request(vip, port, seq, ms, start, tag, loop, counted):
     server = ""
     done = None
     try:
@@ -54,6 +57,8 @@ async def request(vip, port, seq, ms, start, tag, loop):
             done = loop.time()
     except (OSError, asyncio.TimeoutError):
         pass
+    if not counted:
+        return
     resp = "%.1f" % ((done - start) * 1000) if done else ""
     print("%s,%d,%.1f,%s,%s" % (tag, seq, ms, resp, server), flush=True)
 
@@ -63,6 +68,7 @@ async def main():
     rate, duration = float(sys.argv[3]), float(sys.argv[4])
     dist, mean, seed, tag = (sys.argv[5], float(sys.argv[6]),
                              int(sys.argv[7]), sys.argv[8])
+    warmup = float(sys.argv[9]) if len(sys.argv) > 9 else 0
     if dist not in ("exp", "wiki"):
         sys.exit("loadgen: unknown distribution '%s' (exp, wiki)" % dist)
     rng = random.Random(seed)
@@ -73,18 +79,19 @@ async def main():
     seq = 0
     while True:
         at += rng.expovariate(rate)
-        if at - t0 >= duration:
+        if at - t0 >= warmup + duration:
             break
         ms = service_time(rng, dist, mean)
         delay = at - loop.time()
         if delay > 0:
             await asyncio.sleep(delay)
         tasks.append(asyncio.ensure_future(
-            request(vip, port, seq, ms, at, tag, loop)))
+            request(vip, port, seq, ms, at, tag, loop,
+                    at - t0 >= warmup)))
         seq += 1
     await asyncio.gather(*tasks)
 
 
-if len(sys.argv) != 9:
+if len(sys.argv) not in (9, 10):
     sys.exit(__doc__.strip().splitlines()[-1])
 asyncio.run(main())
