@@ -8,7 +8,11 @@ as loadgen.py prints them under the experiment's tag) and writes, in OUTDIR:
   table.rst         per distribution, load and mode: requests, failed,
                     mean, median, p90, p99 of the response time (ms), and
                     the mean and p99 over those of mode "random" at the
-                    same load;
+                    same load; then, when there are dynN modes, each
+                    against the best static srC of the same choices
+                    (suffix kK) at the same load: the srC of the lowest
+                    mean and that of the lowest p99, and dynN's ratios to
+                    them;
   load-DIST.png     mean and p99 response time against the load, per mode;
   cdf-DIST.png      distribution of the response times at the highest load.
 
@@ -19,6 +23,7 @@ usage: report.py RESULTS OUTDIR
 """
 import collections
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,6 +98,47 @@ def table(runs):
     return "\n".join(out).lstrip("\n") + "\n"
 
 
+def split_mode(mode):
+    """("sr", "2", "k3") of "sr2k3"; None for a mode not of this form."""
+    m = re.fullmatch(r"(random|sr|backlog|dyn)(\d*)(k\d+)?", mode)
+    return m.groups(default="") if m else None
+
+
+DYN_HEAD = ("load", "mode", "mean_ms", "best mean", "mean/best", "p99_ms",
+            "best p99", "p99/best")
+
+
+def dyn_table(runs):
+    """Each dynN against the best srC of its choices at the same load."""
+    out = []
+    for dist in sorted({d for d, _, _ in runs}):
+        rows = [DYN_HEAD]
+        for rho in sorted({r for d, _, r in runs if d == dist}):
+            here = {m: stats(t)
+                    for (d, m, r), (t, _) in runs.items()
+                    if d == dist and r == rho and t and split_mode(m)}
+            for mode, (mean, _, _, p99) in here.items():
+                kind, _, k = split_mode(mode)
+                if kind != "dyn":
+                    continue
+                static = {m: st for m, st in here.items()
+                          if split_mode(m)[0] == "sr" and
+                          split_mode(m)[2] == k}
+                if not static:
+                    continue
+                bm = min(static, key=lambda m: static[m][0])
+                bp = min(static, key=lambda m: static[m][3])
+                rows.append(("%.2f" % rho, mode, "%.0f" % mean,
+                             "%s %.0f" % (bm, static[bm][0]),
+                             "%.2f" % (mean / static[bm][0]), "%.0f" % p99,
+                             "%s %.0f" % (bp, static[bp][3]),
+                             "%.2f" % (p99 / static[bp][3])))
+        if len(rows) > 1:
+            out += ["", "The dyn policy against the best static c (%s)"
+                    % dist, ""] + rst(rows)
+    return "\n".join(out) + "\n" if out else ""
+
+
 def plots(runs, outdir):
     gp = shutil.which("gnuplot")
     if not gp:
@@ -157,7 +203,7 @@ def main():
     if not runs:
         sys.exit("report: no results in %s" % sys.argv[1])
     os.makedirs(sys.argv[2], exist_ok=True)
-    text = table(runs)
+    text = table(runs) + dyn_table(runs)
     with open(os.path.join(sys.argv[2], "table.rst"), "w") as f:
         f.write(text)
     sys.stdout.write(text)
