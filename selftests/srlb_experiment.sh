@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A short run of the SRLB experiment (exp/srlb_exp.sh, Documentation/
-# srlb-experiment.rst): four servers of one worker each, two loads, a
-# random load balancer and SR_2, 30 s each (SRLB_EXP_DURATION; make check
-# runs 20 s, and load 0.9 alone: SRLB_EXP_LOADS), exponential service
-# times.
-# Checks that it completes, that every request was answered and that it
-# writes its table and plots.  Of the orderings of the modes it asserts
+# srlb-experiment.rst): two loads, a random load balancer, SR_2 and dyn 4,
+# run at once on four servers of one worker each per mode (PARALLEL),
+# 30 s a load (SRLB_EXP_DURATION; make check runs 20 s, and load 0.9
+# alone: SRLB_EXP_LOADS), exponential service times.
+# Checks that it completes, that every request was answered, each by a
+# server of its mode, and that it writes its tables and plots.  Of the orderings of the modes it asserts
 # only the one that held by a margin in every trial: at load 0.9, SR_2's
 # mean response time is below the random load balancer's (0.38 to 0.81 of
 # it in seven 20 s trials on 6.1 and 6.12; the random load balancer's
@@ -28,19 +28,28 @@ cleanup()
 }
 
 LOADS=${SRLB_EXP_LOADS:-0.5 0.9}
-OUT=$OUT WORKERS=1 DISTS=exp LOADS=$LOADS MODES="random sr2" \
-	DURATION=${SRLB_EXP_DURATION:-30} \
+OUT=$OUT WORKERS=1 DISTS=exp LOADS=$LOADS MODES="random sr2 dyn4" \
+	PARALLEL=1 DURATION=${SRLB_EXP_DURATION:-30} \
 	bash "$(dirname "$0")/exp/srlb_exp.sh"
 check_err $? "the experiment did not complete"
 read -ra loads <<<"$LOADS"
-rows=$(grep -cE '^0\.[0-9]+ +(random|sr2) ' "$OUT/table.rst" 2>/dev/null)
-expect_eq "rows of the table (${#loads[@]} loads x 2 modes)" "$rows" \
-	$((2 * ${#loads[@]}))
-failed=$(awk '$1 ~ /^0\./ { f += $4 } END { print f + 0 }' "$OUT/table.rst")
+rows=$(grep -cE '^0\.[0-9]+ +(random|sr2|dyn4) +[0-9]+ +[0-9]+ ' "$OUT/table.rst" \
+	2>/dev/null)
+expect_eq "rows of the table (${#loads[@]} loads x 3 modes)" "$rows" \
+	$((3 * ${#loads[@]}))
+rows=$(grep -cE '^0\.[0-9]+ +dyn4 +[0-9]+ +sr2 ' "$OUT/table.rst" 2>/dev/null)
+expect_eq "rows of dyn4 against sr2" "$rows" "${#loads[@]}"
+failed=$(awk '$1 ~ /^0\./ && $4 ~ /^[0-9]+$/ { f += $4 }
+	     END { print f + 0 }' "$OUT/table.rst")
 expect_eq "requests not answered" "$failed" 0
-answered=$(grep -cE ',s[1-4]$' "$OUT/results.csv")
+# Mode G's servers are s(4G + 1) to s(4G + 4).
+answered=$(grep -cE '^exp,(random,.*,s[1-4]|sr2,.*,s[5-8]|dyn4,.*,s(9|1[0-2]))$' \
+	"$OUT/results.csv")
 [ "${answered:-0}" -gt 100 ]
 check_err $? "only '$answered' requests answered"
+others=$(grep -E ',s[0-9]+$' "$OUT/results.csv" |
+	grep -cvE '^exp,(random,.*,s[1-4]|sr2,.*,s[5-8]|dyn4,.*,s(9|1[0-2]))$')
+expect_eq "requests answered by another mode's server" "$others" 0
 for f in load-exp.png cdf-exp.png; do
 	[ -s "$OUT/$f" ]
 	check_err $? "no plot $f"
