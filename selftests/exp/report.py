@@ -12,7 +12,8 @@ as loadgen.py prints them under the experiment's tag) and writes, in OUTDIR:
                     against the best static srC of the same choices
                     (suffix kK) at the same load: the srC of the lowest
                     mean and that of the lowest p99, and dynN's ratios to
-                    them;
+                    them, the first with the half-width of its 95 %
+                    interval (batch means over the requests in order);
   load-DIST.png     mean and p99 response time against the load, per mode;
   cdf-DIST.png      distribution of the response times at the highest load.
 
@@ -44,10 +45,11 @@ def load(path):
             parts = line.strip().split(",")
             if len(parts) != 7:
                 continue
-            dist, mode, rho, _, _, resp, _ = parts
-            run = runs.setdefault((dist, mode, float(rho)), [[], 0])
+            dist, mode, rho, seq, _, resp, _ = parts
+            run = runs.setdefault((dist, mode, float(rho)), [[], 0, {}])
             if resp:
                 run[0].append(float(resp))
+                run[2][int(seq)] = float(resp)
             else:
                 run[1] += 1
     for run in runs.values():
@@ -85,7 +87,7 @@ def table(runs):
             bmean = bp99 = None
             if base and base[0]:
                 bmean, _, _, bp99 = stats(base[0])
-            for (d, mode, r), (times, failed) in runs.items():
+            for (d, mode, r), (times, failed, _) in runs.items():
                 if d != dist or r != rho:
                     continue
                 mean, med, p90, p99 = stats(times)
@@ -106,6 +108,27 @@ def split_mode(mode):
 
 DYN_HEAD = ("load", "mode", "mean_ms", "best mean", "mean/best", "p99_ms",
             "best p99", "p99/best")
+BATCHES = 10
+T_975 = 2.262    # Student's t, 9 degrees of freedom
+
+
+def batch_ratio(a, b):
+    """The half-width of a 95 % interval of mean(a) / mean(b), a and b
+    {seq: response} of two modes fed the same requests: the requests both
+    answered, in order, cut into BATCHES batches (batch means: a batch
+    holds hundreds of requests, long against a queue's memory), the
+    ratio's spread over them."""
+    seqs = sorted(set(a) & set(b))
+    n = len(seqs) // BATCHES
+    if n < 2:
+        return float("nan")
+    rs = []
+    for i in range(BATCHES):
+        part = seqs[i * n:(i + 1) * n]
+        rs.append(sum(a[q] for q in part) / sum(b[q] for q in part))
+    mean = sum(rs) / BATCHES
+    var = sum((r - mean) ** 2 for r in rs) / (BATCHES - 1)
+    return T_975 * (var / BATCHES) ** 0.5
 
 
 def dyn_table(runs):
@@ -115,7 +138,7 @@ def dyn_table(runs):
         rows = [DYN_HEAD]
         for rho in sorted({r for d, _, r in runs if d == dist}):
             here = {m: stats(t)
-                    for (d, m, r), (t, _) in runs.items()
+                    for (d, m, r), (t, _, _) in runs.items()
                     if d == dist and r == rho and t and split_mode(m)}
             for mode, (mean, _, _, p99) in here.items():
                 kind, _, k = split_mode(mode)
@@ -128,9 +151,12 @@ def dyn_table(runs):
                     continue
                 bm = min(static, key=lambda m: static[m][0])
                 bp = min(static, key=lambda m: static[m][3])
+                hw = batch_ratio(runs[(dist, mode, rho)][2],
+                                 runs[(dist, bm, rho)][2])
                 rows.append(("%.2f" % rho, mode, "%.0f" % mean,
                              "%s %.0f" % (bm, static[bm][0]),
-                             "%.2f" % (mean / static[bm][0]), "%.0f" % p99,
+                             "%.2f+-%.2f" % (mean / static[bm][0], hw),
+                             "%.0f" % p99,
                              "%s %.0f" % (bp, static[bp][3]),
                              "%.2f" % (p99 / static[bp][3])))
         if len(rows) > 1:
