@@ -182,6 +182,44 @@ cpu_ticks()
 			   print t - $5 - $6, t; exit }' /proc/stat
 }
 
+# sid_words I: server I's SID counters accepted, passed, forced and its
+# dyn threshold (0 without the dyn policy).
+sid_words()
+{
+	tm_srv "$1" sid show "$(sid_of "$1")" 2>/dev/null | awk '{
+		for (i = 1; i < NF; i++)
+			if ($i ~ /^(accepted|passed|forced|dyn-now)$/)
+				v[$i] = $(i + 1)
+	} END {
+		print v["accepted"] + 0, v["passed"] + 0, v["forced"] + 0,
+		      v["dyn-now"] + 0
+	}'
+}
+
+declare -A SEEN
+# decisions G MODE: what group G's servers decided since the last call:
+# the connections they took (hunts: accepted, or forced on the last
+# candidate), the passes per connection (with k = 2, 1 - that is the
+# share of first offers taken), the last candidates' forced takes, and
+# the dyn thresholds.
+decisions()
+{
+	local g=$1 i a p f c a0 p0 f0 hunts=0 pass=0 forced=0 cs=""
+
+	for ((i = g * NSRV + 1; i <= (g + 1) * NSRV; i++)); do
+		read -r a p f c <<<"$(sid_words "$i")"
+		read -r a0 p0 f0 <<<"${SEEN[$i]:-0 0 0}"
+		SEEN[$i]="$a $p $f"
+		hunts=$((hunts + a - a0 + f - f0)) pass=$((pass + p - p0))
+		forced=$((forced + f - f0))
+		[[ $2 == dyn* ]] && cs+=" $c"
+	done
+	echo "# $dist load $rho $2: $hunts connections, passes per" \
+		"connection $(awk -v h="$hunts" -v p="$pass" \
+			'BEGIN { printf "%.2f", h ? p / h : 0 }')," \
+		"forced $forced${cs:+; dyn thresholds$cs}"
+}
+
 # run DIST RHO RATE G:MODE...: each MODE on group G at once, its requests
 # appended to results.csv.
 run()
@@ -211,6 +249,7 @@ run()
 		cat "$OUT/run$g.csv" >>"$OUT/results.csv" && rm "$OUT/run$g.csv"
 		echo "# $dist load $rho $m: $(grep -c "^$dist,$m,$rho," \
 			"$OUT/results.csv") requests"
+		decisions "$g" "$m"
 	done
 	echo "# $dist load $rho: guest CPU $(((busy1 - busy0) * 100 /
 		(total1 - total0 + 1)))% busy"
