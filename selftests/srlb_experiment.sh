@@ -7,8 +7,9 @@
 # 30 s a load (SRLB_EXP_DURATION; make check runs 20 s, and load 0.9
 # alone: SRLB_EXP_LOADS), exponential service times.
 # Checks that it completes, that every request was answered, each by a
-# server of its mode, and that it writes its tables and plots.  Of the orderings of the modes it asserts
-# only the one that held by a margin in every trial: at load 0.9, SR_2's
+# server of its mode, and that it writes its tables and plots.  Of the
+# orderings of the modes it asserts only the one that held by a margin in
+# every trial: at load 0.9, SR_2's
 # mean response time is below the random load balancer's (0.38 to 0.81 of
 # it in seven 20 s trials on 6.1 and 6.12; the random load balancer's
 # queues depend on which server each connection's ephemeral port hashes
@@ -43,12 +44,12 @@ failed=$(awk '$1 ~ /^0\./ && $4 ~ /^[0-9]+$/ { f += $4 }
 	     END { print f + 0 }' "$OUT/table.rst")
 expect_eq "requests not answered" "$failed" 0
 # Mode G's servers are s(4G + 1) to s(4G + 4).
-answered=$(grep -cE '^exp,(random,.*,s[1-4]|sr2,.*,s[5-8]|dyn4,.*,s(9|1[0-2]))$' \
-	"$OUT/results.csv")
+own='^exp,(random,.*,s[1-4]|sr2,.*,s[5-8]|dyn4,.*,s(9|1[0-2]))$'
+answered=$(grep -cE "$own" "$OUT/results.csv")
 [ "${answered:-0}" -gt 100 ]
 check_err $? "only '$answered' requests answered"
 others=$(grep -E ',s[0-9]+$' "$OUT/results.csv" |
-	grep -cvE '^exp,(random,.*,s[1-4]|sr2,.*,s[5-8]|dyn4,.*,s(9|1[0-2]))$')
+	grep -cvE "$own")
 expect_eq "requests answered by another mode's server" "$others" 0
 for f in load-exp.png cdf-exp.png; do
 	[ -s "$OUT/$f" ]

@@ -137,16 +137,14 @@ def dyn_table(runs):
     for dist in sorted({d for d, _, _ in runs}):
         rows = [DYN_HEAD]
         for rho in sorted({r for d, _, r in runs if d == dist}):
-            here = {m: stats(t)
+            here = {m: (split_mode(m), stats(t))
                     for (d, m, r), (t, _, _) in runs.items()
                     if d == dist and r == rho and t and split_mode(m)}
-            for mode, (mean, _, _, p99) in here.items():
-                kind, _, k = split_mode(mode)
+            for mode, ((kind, _, k), (mean, _, _, p99)) in here.items():
                 if kind != "dyn":
                     continue
-                static = {m: st for m, st in here.items()
-                          if split_mode(m)[0] == "sr" and
-                          split_mode(m)[2] == k}
+                static = {m: st for m, ((sk, _, kk), st) in here.items()
+                          if sk == "sr" and kk == k}
                 if not static:
                     continue
                 bm = min(static, key=lambda m: static[m][0])

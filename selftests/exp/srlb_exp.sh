@@ -99,6 +99,12 @@ group_of()
 	echo $((($1 - 1) / NSRV))
 }
 
+# group_servers G: the indexes of group G's servers.
+group_servers()
+{
+	seq $(($1 * NSRV + 1)) $((($1 + 1) * NSRV))
+}
+
 setup()
 {
 	local i
@@ -125,7 +131,7 @@ lb_mode()
 	tm_lb lb service del "$name" 2>/dev/null
 	tm_lb lb service add "$name" vip "$VIP" sid "${LB_SID%1}$((g + 1))" \
 		tcp port $((PORT + g)) choices "$2" || return 1
-	for ((i = g * NSRV + 1; i <= (g + 1) * NSRV; i++)); do
+	for i in $(group_servers "$g"); do
 		tm_lb lb backend add "$name" "$(sid_of "$i")" || return 1
 	done
 	tm_lb rule add pre id $((g + 1)) dst "$VIP/128" proto tcp \
@@ -139,7 +145,7 @@ srv_policy()
 	local g=$1 i
 
 	shift
-	for ((i = g * NSRV + 1; i <= (g + 1) * NSRV; i++)); do
+	for i in $(group_servers "$g"); do
 		tm_srv "$i" sid replace "$(sid_of "$i")" accept policy "$@" ||
 			return 1
 	done
@@ -206,7 +212,7 @@ decisions()
 {
 	local g=$1 i a p f c a0 p0 f0 hunts=0 pass=0 forced=0 cs=""
 
-	for ((i = g * NSRV + 1; i <= (g + 1) * NSRV; i++)); do
+	for i in $(group_servers "$g"); do
 		read -r a p f c <<<"$(sid_words "$i")"
 		read -r a0 p0 f0 <<<"${SEEN[$i]:-0 0 0}"
 		SEEN[$i]="$a $p $f"
