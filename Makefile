@@ -58,7 +58,7 @@ need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 .PHONY: all modules tools check sparse check-core check-style vm-check vm-check-all \
 	vm-selftest vm-bench modules-all bench install dkms-install dkms-uninstall \
 	style sparse clean clean-modules deps demo demo-run help vm-debug-kernel vm-bench-run \
-	install-tools install-dkms-src deb vm-fuzz \
+	install-tools install-dkms-src deb vm-fuzz srlb-sim \
 	vm-run
 
 all: modules tools
@@ -171,6 +171,7 @@ check-core:
 	$(MAKE) -j2 --output-sync=target -C selftests/core check
 	$(MAKE) -C tools/classbench check
 	$(MAKE) -C tools/tmctl check
+	$(MAKE) -C selftests/exp check
 
 # The README's test command.  Dependencies first, in their own step, so that
 # the rest sees the headers they install.  The 6.12 suite runs the tmctl
@@ -222,6 +223,14 @@ bench:
 	else \
 		build/bench/tmbench $(BENCH_RULES) $(BENCH_TRACE); \
 	fi
+
+# The dyn policy against every static threshold in the simulation of the
+# SRLB experiment (selftests/exp/srlb_sim.c; about 15 minutes on 2 cores):
+# `make srlb-sim [SIM_ARGS="--dists exp --seeds 2"]`.
+SIM_ARGS ?=
+srlb-sim:
+	$(MAKE) -C selftests/exp
+	python3 selftests/exp/srlb_sim.py $(SIM_ARGS)
 
 # DESTDIR stages the install elsewhere (packaging); depmod runs on the result.
 install: modules install-tools
@@ -369,6 +378,7 @@ clean-modules:
 
 clean: clean-modules
 	$(MAKE) -C tools/tmctl clean
+	$(MAKE) -C selftests/exp clean
 	rm -rf $(BUILD)/[0-9]* $(BUILD)/sparse-* $(BUILD)/selftest-*
 	@# build/vm-debug (the debug kernel, ~1 hour to build) stays: rm -rf it.
 
@@ -391,5 +401,6 @@ help:
 	@echo "targets: all modules tools check check-core vm-check vm-check-all"
 	@echo "         vm-selftest vm-bench vm-fuzz vm-debug-kernel bench install"
 	@echo "         install-tools dkms-install deb style sparse clean deps demo"
+	@echo "         srlb-sim"
 	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|6.12-debug|release,"
 	@echo "           TESTS=..., FUZZ_TIME=s, FUZZ_SEED=n, CPU_LOCK=file"
