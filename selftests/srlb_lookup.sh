@@ -327,8 +327,10 @@ test_vip_prefix()
 				SYSTEM:"echo s$i; cat" 2>/dev/null &
 		LISTENERS+=($!)
 	done
+	# Its flows must outlive the test: a closed one would age out after
+	# the default fin-timeout (10 s), before the slowest guests list them.
 	tm_lb lb service add pfx vip fd00:200::/64 sid fd00:1b::4 tcp \
-		port 8082 &&
+		port 8082 idle-timeout 600 fin-timeout 600 &&
 		for i in 1 2 3; do
 			tm_lb lb backend add pfx "$(sid_of "$i")" || break
 		done &&
