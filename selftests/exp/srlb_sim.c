@@ -89,6 +89,18 @@ struct mode {
 	unsigned int k;
 };
 
+/* malloc() or exit: a simulation has nothing to fall back on. */
+static void *sim_alloc(size_t size)
+{
+	void *p = malloc(size);
+
+	if (!p) {
+		perror("srlb_sim");
+		exit(1);
+	}
+	return p;
+}
+
 /* Requests of @srv not yet served at @t. */
 static size_t server_n(struct server *srv, double t)
 {
@@ -104,12 +116,8 @@ static double server_add(struct server *srv, double t, double x)
 
 	if (srv->tail - srv->head == srv->cap) {
 		size_t cap = srv->cap * 2, i;
-		double *dep = malloc(cap * sizeof(*dep));
+		double *dep = sim_alloc(cap * sizeof(*dep));
 
-		if (!dep) {
-			perror("srlb_sim");
-			exit(1);
-		}
 		for (i = srv->head; i != srv->tail; i++)
 			dep[i % cap] = srv->dep[i % srv->cap];
 		free(srv->dep);
@@ -183,18 +191,10 @@ static void run(const struct mode *m, unsigned int nsrv, bool wiki,
 	double t = 0, sum = 0, csum = 0, *resp;
 	unsigned int j, s;
 
-	resp = malloc(requests * sizeof(*resp));
-	if (!resp) {
-		perror("srlb_sim");
-		exit(1);
-	}
+	resp = sim_alloc(requests * sizeof(*resp));
 	for (s = 0; s < nsrv; s++) {
 		srv[s].cap = 64;
-		srv[s].dep = malloc(srv[s].cap * sizeof(double));
-		if (!srv[s].dep) {
-			perror("srlb_sim");
-			exit(1);
-		}
+		srv[s].dep = sim_alloc(srv[s].cap * sizeof(double));
 		srv[s].dyn = m->top;
 	}
 	for (i = 0; i < requests; i++) {
@@ -256,6 +256,23 @@ static void run(const struct mode *m, unsigned int nsrv, bool wiki,
 	free(resp);
 }
 
+/*
+ * @arg as a positive number (a whole one if @whole), all of it, else 0,
+ * which every option refuses.
+ */
+static double num_arg(const char *arg, bool whole)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v > 0 && v < 1e15) ||
+	    (whole && v != floor(v)))
+		return 0;
+	return v;
+}
+
 static void help_exit(void)
 {
 	fprintf(stderr,
@@ -274,7 +291,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "n:d:l:r:s:")) != -1) {
 		switch (opt) {
 		case 'n':
-			nsrv = strtoul(optarg, NULL, 10);
+			nsrv = num_arg(optarg, true);
 			break;
 		case 'd':
 			if (strcmp(optarg, "exp") && strcmp(optarg, "wiki")) {
@@ -285,13 +302,13 @@ int main(int argc, char **argv)
 			wiki = !strcmp(optarg, "wiki");
 			break;
 		case 'l':
-			load = strtod(optarg, NULL);
+			load = num_arg(optarg, false);
 			break;
 		case 'r':
-			requests = strtoul(optarg, NULL, 10);
+			requests = num_arg(optarg, true);
 			break;
 		case 's':
-			seed = strtoul(optarg, NULL, 10);
+			seed = num_arg(optarg, true);
 			break;
 		default:
 			help_exit();

@@ -66,7 +66,8 @@ else
 fi
 
 # Bad input: a clear error, exit 2.
-for bad in "-l 1 random" "-d pareto random" "sr0" "dyn2.5" "sr2k9"; do
+for bad in "-l 1 random" "-l 0.5x random" "-n 4.5 random" "-r -5 random" \
+	   "-d pareto random" "sr0" "dyn2.5" "sr2k9"; do
 	# shellcheck disable=SC2086
 	err=$("$SIM" $bad 2>&1 >/dev/null)
 	rc=$?
