@@ -383,7 +383,7 @@ unsigned int tm_accept_hook(void *priv, struct sk_buff *skb,
 		f = NULL;
 	if (f) {
 		tm_sflow_seen(f, !udp && (th->fin || th->rst));
-		if (udp && tag != TM_SRLB_TAG_DGRAM)
+		if (udp)
 			tm_sflow_confirm(f);
 		tm_sflow_lb(state->net, f, tag, &lb, udp ? NULL : th);
 		tm_sid_count(sid, TM_SIDC_STEERED);

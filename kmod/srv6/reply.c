@@ -70,6 +70,7 @@ unsigned int tm_reply_hook(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	if (ip6h->nexthdr == IPPROTO_UDP) {
 		tm_sflow_seen(f, false);
+		tm_sflow_answered(f);
 	} else {
 		closing = th->fin || th->rst;
 		/*

@@ -30,8 +30,9 @@
  * than the syn timeout has no request socket left, or after the idle
  * timeout without a packet when its socket is gone.  A UDP flow has no
  * socket that says it is over: it is remembered until the udp timeout
- * without a packet either way, and counts as long once its client sent a
- * second datagram (before, like a handshake, the syn timeout).  Each SID
+ * without a packet either way, and counts as long once its client sent
+ * another datagram after the server answered (before, like a handshake,
+ * the syn timeout).  Each SID
  * has its own timeouts (struct tm_sid_timeouts), which a new policy
  * changes for the connections it has too.  A delayed work ages them once
  * a second while the hook is on.
@@ -238,13 +239,24 @@ static void tm_sflow_count(struct tm_sflow *f, bool counted)
 	spin_unlock_bh(&f->lock);
 }
 
+/* The server replied on the UDP flow @f. */
+void tm_sflow_answered(struct tm_sflow *f)
+{
+	/* Not a store per packet: the line is shared by every CPU. */
+	if (!test_bit(TM_SFLOW_ANSWERED, &f->flags))
+		set_bit(TM_SFLOW_ANSWERED, &f->flags);
+}
+
 /*
- * A UDP flow's client sent a second datagram: it counts towards its SID's
- * conns until it goes idle (no longer only the syn timeout).
+ * A datagram of the UDP flow @f from its client: once the server answered
+ * it, the flow counts towards its SID's conns until it goes idle (no
+ * longer only the syn timeout), however the datagram came (steered, or
+ * hunting again because the load balancer forgot the flow).
  */
 void tm_sflow_confirm(struct tm_sflow *f)
 {
-	if (test_bit(TM_SFLOW_EST, &f->flags))
+	if (test_bit(TM_SFLOW_EST, &f->flags) ||
+	    !test_bit(TM_SFLOW_ANSWERED, &f->flags))
 		return;
 	set_bit(TM_SFLOW_EST, &f->flags);
 	tm_sflow_count(f, true);
@@ -437,9 +449,9 @@ bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f)
  *   - idle for the idle timeout: forgotten unless its socket is still
  *     open;
  *   - UDP: forgotten after the udp timeout without a packet; until its
- *     client sent a second datagram (anyone can send one from any
- *     address), counted only the syn timeout and forgotten first, as a
- *     half-open connection.
+ *     client sent a datagram after the server's answer (anyone can send
+ *     one from any address), counted only the syn timeout and forgotten
+ *     first, as a half-open connection.
  * The timeouts are @f's SID's, which lives as long as @f is linked.
  */
 static bool tm_sflow_age(struct tm_sids *s, struct tm_sflow *f,

@@ -155,7 +155,8 @@ struct tm_sflow_key {
  *	does not count towards its SID's conns (closed, or a handshake
  *	older than its SID's syn timeout), TM_SFLOW_REPORT while the replies
  *	go through @lb, TM_SFLOW_EST once its socket was seen established
- *	(UDP: once its client sent a second datagram),
+ *	(UDP: once its client sent a datagram after an answer),
+ *	TM_SFLOW_ANSWERED once a UDP flow's server answered it,
  *	TM_SFLOW_CHECK while a client's FIN or RST waits for the aging to
  *	ask the socket, TM_SFLOW_GONE once unlinked (under tm_sids.flock)
  * @lock: guards @lb, and the changes of CLOSING and UNCOUNTED
@@ -181,6 +182,7 @@ struct tm_sflow {
 #define TM_SFLOW_CHECK		3	/* a client FIN or RST went by */
 #define TM_SFLOW_UNCOUNTED	4	/* not in its SID's conns */
 #define TM_SFLOW_GONE		5	/* unlinked */
+#define TM_SFLOW_ANSWERED	6	/* UDP: the server replied */
 
 #define TM_SID_BUCKETS		64
 
@@ -560,6 +562,7 @@ struct tm_sflow *tm_sflow_add(struct tm_sids *s, struct tm_sid *sid, u8 proto,
 			      int dif);
 void tm_sflow_seen(struct tm_sflow *f, bool check);
 void tm_sflow_close(struct tm_sflow *f);
+void tm_sflow_answered(struct tm_sflow *f);
 void tm_sflow_confirm(struct tm_sflow *f);
 bool tm_sflow_reused(struct net *net, struct tm_sids *s, struct tm_sflow *f);
 void tm_sflow_lb(struct net *net, struct tm_sflow *f, u16 tag,
