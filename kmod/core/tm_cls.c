@@ -673,14 +673,11 @@ tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes)
 	u32 seq;
 
 	do {
-		/* Pairs with tm_write_end(): the count before the reads. */
-		seq = smp_load_acquire(&cls->seq);
+		seq = tm_read_begin(cls);
 		if (probes)
 			*probes = 0;
 		r = tm_lookup_once(cls, key, probes);
-		/* Pairs with tm_write_begin(): the reads before the count. */
-		smp_rmb();
-	} while (unlikely(READ_ONCE(cls->seq) - seq > 1));
+	} while (unlikely(tm_read_again(cls, seq)));
 	return r;
 }
 
@@ -695,6 +692,42 @@ const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 					   u32 *probes)
 {
 	return tm_lookup(cls, key, probes);
+}
+
+void tm_cls_lookup_bulk(const struct tm_cls *cls, const struct tm_key *keys,
+			unsigned int n, const struct tm_rule **res)
+{
+	u8 idx4[TM_LOOKUP_BULK_MAX], idx6[TM_LOOKUP_BULK_MAX];
+	unsigned int i, m, n4, n6;
+	u32 seq;
+
+	for (; n; n -= m, keys += m, res += m) {
+		m = n < TM_LOOKUP_BULK_MAX ? n : TM_LOOKUP_BULK_MAX;
+		n4 = 0;
+		n6 = 0;
+		for (i = 0; i < m; i++) {
+			if (likely(keys[i].family == TM_AF_INET))
+				idx4[n4++] = i;
+			else
+				idx6[n6++] = i;
+		}
+		/* As tm_lookup(), for the whole batch. */
+		do {
+			seq = tm_read_begin(cls);
+			if (unlikely(tm_is_linear(cls))) {
+				for (i = 0; i < m; i++)
+					res[i] = tm_lookup_once(cls, &keys[i],
+								NULL);
+			} else {
+				if (n4)
+					tm_tuple_lookup_bulk4(&cls->v4, keys,
+							      idx4, n4, res);
+				if (n6)
+					tm_tuple_lookup_bulk6(&cls->v6, keys,
+							      idx6, n6, res);
+			}
+		} while (unlikely(tm_read_again(cls, seq)));
+	}
 }
 
 int tm_cls_for_each(const struct tm_cls *cls,

@@ -44,8 +44,8 @@
  *
  * Readers
  * -------
- * Any number of lookups, tm_cls_lookup() and tm_cls_lookup_probes(), run
- * concurrently with the writer, each inside an RCU read-side critical
+ * Any number of lookups, tm_cls_lookup(), tm_cls_lookup_probes() and
+ * tm_cls_lookup_bulk(), run concurrently with the writer, each inside an RCU read-side critical
  * section (rcu_read_lock()), and take no lock.  What a lookup may see:
  *
  *   - Its answer is the best rule matching the key in the rule set as it
@@ -77,7 +77,9 @@
  * (a split's second step without its first: a rule in neither tuple), and
  * it runs again from the start; so does one that a single whole step fell
  * inside, which costs time, not correctness.  tm_cls_lookup_probes()
- * reports the probes of the run that answered.  Lookups are lock-free,
+ * reports the probes of the run that answered.  A bulk lookup does all
+ * this once per batch: each batch is one lookup, run again whole.  Lookups
+ * are lock-free,
  * not wait-free: a lookup runs again for as long as writer steps keep
  * landing inside it.
  */
@@ -375,6 +377,21 @@ const struct tm_rule *tm_cls_lookup(const struct tm_cls *cls,
 const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 					   const struct tm_key *key,
 					   u32 *probes);
+
+/* Keys one pass of tm_cls_lookup_bulk() looks up together. */
+#define TM_LOOKUP_BULK_MAX	64
+
+/*
+ * The lookups of @n keys, @res[i] = tm_cls_lookup(@cls, &@keys[i]), with
+ * the probes of up to TM_LOOKUP_BULK_MAX keys at a time interleaved so
+ * that their memory loads overlap (keys of both families may be mixed).
+ * Each answer is one tm_cls_lookup() could give: a batch of up to
+ * TM_LOOKUP_BULK_MAX keys overlaps at most one step of the writer, or
+ * runs again, so each of its keys gets the answer from before that step
+ * or after it.  Reader side, under rcu_read_lock().
+ */
+void tm_cls_lookup_bulk(const struct tm_cls *cls, const struct tm_key *keys,
+			unsigned int n, const struct tm_rule **res);
 
 /*
  * Call @fn on every rule (a set rule once, with its first entry), in no

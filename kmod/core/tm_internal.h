@@ -104,6 +104,21 @@ static inline void tm_write_end(struct tm_cls *cls)
 	WRITE_ONCE(cls->seq, cls->seq + 1);
 }
 
+/* A lookup begins: the count it must check again at its end. */
+static inline u32 tm_read_begin(const struct tm_cls *cls)
+{
+	/* Pairs with tm_write_end(): the count before the reads. */
+	return smp_load_acquire(&cls->seq);
+}
+
+/* The lookup that began at @seq overlapped two steps: run it again. */
+static inline bool tm_read_again(const struct tm_cls *cls, u32 seq)
+{
+	/* Pairs with tm_write_begin(): the reads before the count. */
+	smp_rmb();
+	return READ_ONCE(cls->seq) - seq > 1;
+}
+
 /* End the step under way and begin the next: lookups see them apart. */
 static inline void tm_write_next(struct tm_cls *cls)
 {
@@ -140,6 +155,12 @@ const struct tm_rule *tm_tuple_lookup4(const struct tm_fam *f,
 				       const struct tm_key *key, u32 *probes);
 const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
 				       const struct tm_key *key, u32 *probes);
+void tm_tuple_lookup_bulk4(const struct tm_fam *f, const struct tm_key *keys,
+			   const u8 *idx, unsigned int n,
+			   const struct tm_rule **res);
+void tm_tuple_lookup_bulk6(const struct tm_fam *f, const struct tm_key *keys,
+			   const u8 *idx, unsigned int n,
+			   const struct tm_rule **res);
 void tm_tuple_destroy(struct tm_fam *f);
 void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st);
 int tm_tuple_walk(const struct tm_fam *f,

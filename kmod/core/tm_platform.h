@@ -27,6 +27,7 @@ enum tm_hook_point {
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
 #include <linux/errno.h>
+#include <linux/prefetch.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -48,6 +49,7 @@ enum tm_hook_point {
 #define tm_sort(b, n, sz, cmp)	sort(b, n, sz, cmp, NULL)
 
 #define tm_hook(point, v)	((void)(v))
+#define tm_prefetch(p)		prefetch(p)
 
 /*
  * In the loops whose length a user picks (rules moved, Maglev rounds).
@@ -98,6 +100,7 @@ void *tm_test_alloc(size_t size, bool zero);
 #define rcu_dereference_protected(p, c)	(p)
 #define RCU_INIT_POINTER(p, v)	((p) = (v))
 #define tm_sort(b, n, sz, cmp)	qsort(b, n, sz, cmp)
+#define tm_prefetch(p)		__builtin_prefetch(p)
 /* The kernel's barriers as C11 fences: orders stores */
 #define smp_wmb()		__atomic_thread_fence(__ATOMIC_RELEASE)
 /* orders loads */

@@ -148,6 +148,13 @@
  * next tuple's slot, fetched ahead, measured no faster, since out-of-order
  * execution already overlaps independent probes and lookups.
  *
+ * A bulk lookup (tm_cls_lookup_bulk()) walks the tuple list once for up
+ * to 64 keys: at each tuple it hashes every key still looking and
+ * prefetches its slot, then finds each key's bucket and prefetches it,
+ * then scans the buckets, so that the cache misses of different keys
+ * overlap however many of them one key's probe would wait for.  Each key
+ * stops where its own lookup would.
+ *
  * Updates and readers
  * -------------------
  * Lookups take no lock and run concurrently with one writer (see the
@@ -588,6 +595,108 @@ const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
 	if (probes)
 		return tm_tuple_lookup(f, key, probes, 4);
 	return tm_tuple_lookup(f, key, NULL, 4);
+}
+
+/*
+ * The lookups of the keys @keys[@idx[0..@n - 1]] (n <= TM_LOOKUP_BULK_MAX),
+ * into @res at the same indexes: the lookup above for each, interleaved.
+ * The keys walk the tuple list together; at each tuple, every key still
+ * looking (its best match ranks after the tuple's best) is hashed and its
+ * slot prefetched, then each finds its bucket and prefetches its first
+ * entry, then each scans its bucket.  The loads of one key's probe, which
+ * depend on each other, overlap those of the other keys'.
+ */
+static __always_inline void
+tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
+		     const u8 *idx, unsigned int n, const struct tm_rule **res,
+		     const unsigned int nw)
+{
+	const struct tm_tlist *tl = rcu_dereference(f->tlist);
+	u64 best_rank[TM_LOOKUP_BULK_MAX];
+	const struct tm_node *node[TM_LOOKUP_BULK_MAX];
+	u8 act[TM_LOOKUP_BULK_MAX];
+	unsigned int na = n, a, m;
+	u32 i, j, seed = f->seed;
+
+	tm_hook(TM_HOOK_LOOKUP_LIST, 0);
+	for (a = 0; a < n; a++) {
+		res[idx[a]] = NULL;
+		best_rank[a] = TM_RANK_NONE;
+		act[a] = a;
+	}
+	if (!tl)
+		return;
+	for (i = 0; i < tl->n && na; i++) {
+		const struct tm_tle *e = &tl->e[i];
+
+		/*
+		 * The keys still looking: the list is in best rank order, so
+		 * a key done at this tuple is done.  Their slots, fetched.
+		 */
+		for (a = 0, m = 0; a < na; a++) {
+			const struct tm_key *k = &keys[idx[act[a]]];
+			unsigned int x = act[a];
+			struct tm_hkey hk;
+			u32 hash;
+
+			if (e->best >= best_rank[x])
+				continue;
+			act[m++] = x;
+			/* Packed again at each tuple: the stack stays small. */
+			tm_hkey_make(&hk, k);
+			hash = tm_hash_key(e, k, &hk, seed, nw);
+			node[x] = (const void *)(unsigned long)hash;
+			tm_prefetch(&e->slot[hash >> e->hshift]);
+		}
+		na = m;
+		/* Their buckets, fetched. */
+		for (a = 0; a < na; a++) {
+			unsigned int x = act[a];
+			u32 hash = (u32)(unsigned long)node[x];
+
+			node[x] = tm_slot_find(e->slot, e->hmask, e->hshift,
+					       hash);
+			if (node[x])
+				tm_prefetch(node[x]->ent);
+		}
+		/* In rank order: the first full match is the bucket's best. */
+		for (a = 0; a < na; a++) {
+			const struct tm_key *k = &keys[idx[act[a]]];
+			unsigned int x = act[a];
+			const struct tm_node *nd = node[x];
+			struct tm_hkey hk;
+
+			if (!nd)
+				continue;
+			tm_hkey_make(&hk, k);
+			for (j = 0; j < nd->n; j++) {
+				const struct tm_ent *ent = tm_node_ent(nd, j,
+								       nw);
+
+				if (ent->rank >= best_rank[x])
+					break;
+				if (tm_ent_matches(ent, k, &hk, nw)) {
+					best_rank[x] = ent->rank;
+					res[idx[x]] = ent->rule;
+					break;
+				}
+			}
+		}
+	}
+}
+
+void tm_tuple_lookup_bulk4(const struct tm_fam *f, const struct tm_key *keys,
+			   const u8 *idx, unsigned int n,
+			   const struct tm_rule **res)
+{
+	tm_tuple_lookup_bulk(f, keys, idx, n, res, 1);
+}
+
+void tm_tuple_lookup_bulk6(const struct tm_fam *f, const struct tm_key *keys,
+			   const u8 *idx, unsigned int n,
+			   const struct tm_rule **res)
+{
+	tm_tuple_lookup_bulk(f, keys, idx, n, res, 4);
 }
 
 /* Writer side. */

@@ -179,6 +179,43 @@ static void take_key(struct input *in, u8 family, struct tm_key *k)
 	k->tcp_flags = k->proto == 6 ? take(in) & 0x17 : 0;
 }
 
+/* @a, the classifier's answer to @k, is the oracle's @b. */
+static void check_answer(const struct oracle *o, const struct tm_rule *a,
+			 const struct tm_rule *b, const struct tm_key *k)
+{
+	/* Of a set rule, any entry that matches. */
+	if ((a || b) &&
+	    (!a || !b ||
+	     (oracle_sets(o, b) ?
+	      a->id != b->id || a->action != b->action ||
+	      !oracle_matches(a, k) : !rule_eq(a, b)))) {
+		fprintf(stderr, "lookup: got %u want %u\n",
+			a ? a->id : 0, b ? b->id : 0);
+		abort();
+	}
+}
+
+/*
+ * A bulk lookup of 1 to 2 x TM_LOOKUP_BULK_MAX keys from the input, a key
+ * of the other family now and then: the oracle's answers.
+ */
+static void check_bulk(struct input *in, struct tm_cls *cls,
+		       const struct oracle *o, u8 family)
+{
+	static struct tm_key k[2 * TM_LOOKUP_BULK_MAX];
+	static const struct tm_rule *got[2 * TM_LOOKUP_BULK_MAX];
+	unsigned int i, n = 1 + take(in) % (2 * TM_LOOKUP_BULK_MAX);
+	u8 other = family == TM_AF_INET ? TM_AF_INET6 : TM_AF_INET;
+
+	for (i = 0; i < n; i++)
+		take_key(in, take(in) % 8 ? family : other, &k[i]);
+	rcu_read_lock();
+	tm_cls_lookup_bulk(cls, k, n, got);
+	for (i = 0; i < n; i++)
+		check_answer(o, got[i], oracle_lookup(o, &k[i]), &k[i]);
+	rcu_read_unlock();
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
@@ -207,7 +244,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	tm_cls_set_private(cls, mode & 0x40);
 	oracle_init(&o);
 	while (in.n) {
-		u8 op = take(&in) % 5;
+		u8 op = take(&in) % 6;
 		const struct tm_rule *a, *b;
 		struct tm_rule_set set;
 		struct tm_rule r;
@@ -240,17 +277,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			rcu_read_lock();
 			a = tm_cls_lookup(cls, &k);
 			b = oracle_lookup(&o, &k);
-			/* Of a set rule, any entry that matches. */
-			if ((a || b) &&
-			    (!a || !b ||
-			     (oracle_sets(&o, b) ?
-			      a->id != b->id || a->action != b->action ||
-			      !oracle_matches(a, &k) : !rule_eq(a, b)))) {
-				fprintf(stderr, "lookup: got %u want %u\n",
-					a ? a->id : 0, b ? b->id : 0);
-				abort();
-			}
+			check_answer(&o, a, b, &k);
 			rcu_read_unlock();
+			continue;
+		case 4:
+			check_bulk(&in, cls, &o, family);
 			continue;
 		default:
 			if (!tm_alloc_fail_every && tm_cls_verify(cls, &why)) {

@@ -131,6 +131,10 @@ static void *writer(void *arg)
 	return (void *)changes;
 }
 
+/*
+ * Reader 0 looks up one packet of a lane at a time, reader 1 all the
+ * lane's packets in one tm_cls_lookup_bulk().
+ */
 static void *reader(void *arg)
 {
 	long me = (long)arg;
@@ -139,29 +143,40 @@ static void *reader(void *arg)
 	rcu_register_thread();
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
 		unsigned int l = rng_below(&g, LANES), p = rng_below(&g, PKTS);
+		unsigned int i, n = me == 1 ? PKTS : 1;
+		const struct tm_rule *r[PKTS];
 		struct lane *ln = &lanes[l];
-		const struct tm_rule *r;
-		u32 s1, s2, s, got;
-		bool ok = false;
+		u32 s1, s2, s, got[PKTS];
 
+		if (n > 1)
+			p = 0;
 		s1 = __atomic_load_n(&ln->step, __ATOMIC_ACQUIRE);
 		rcu_read_lock();
-		r = tm_cls_lookup(cls, &ln->pkt[p]);
-		got = r ? r->id : 0;
+		if (n > 1)
+			tm_cls_lookup_bulk(cls, ln->pkt, n, r);
+		else
+			r[0] = tm_cls_lookup(cls, &ln->pkt[p]);
+		for (i = 0; i < n; i++)
+			got[i] = r[i] ? r[i]->id : 0;
 		rcu_read_unlock();
 		s2 = __atomic_load_n(&ln->step, __ATOMIC_ACQUIRE);
-		lookups[me]++;
+		lookups[me] += n;
 		if (s2 - s1 > RING / 2) {
-			skipped[me]++;
+			skipped[me] += n;
 			continue;
 		}
-		/* The change after s2 may have been under way: s2 + 1 too. */
-		for (s = s1; s != s2 + 2 && !ok; s++)
-			ok = __atomic_load_n(&ln->ans[s % RING][p],
-					     __ATOMIC_RELAXED) == got;
-		if (!ok && bad[me]++ < 5)
-			fprintf(stderr, "lane %u packet %u: id %u, no step %u..%u gave it\n",
-				l, p, got, s1, s2 + 1);
+		for (i = 0; i < n; i++) {
+			bool ok = false;
+
+			/* The change after s2 may have been under way too. */
+			for (s = s1; s != s2 + 2 && !ok; s++)
+				ok = __atomic_load_n(&ln->ans[s % RING][p + i],
+						     __ATOMIC_RELAXED) == got[i];
+			if (!ok && bad[me]++ < 5)
+				fprintf(stderr, "lane %u packet %u: id %u, not of steps %u..%u%s\n",
+					l, p + i, got[i], s1, s2 + 1,
+					n > 1 ? " (bulk)" : "");
+		}
 	}
 	rcu_unregister_thread();
 	return NULL;
@@ -308,6 +323,7 @@ static void *split_writer(void *arg)
 	return (void *)cycles;
 }
 
+/* Reader 1 looks up four packets at a time, in bulk. */
 static void *split_reader(void *arg)
 {
 	long me = (long)arg;
@@ -315,26 +331,42 @@ static void *split_reader(void *arg)
 
 	rcu_register_thread();
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		u32 i = rng_below(&g, NB), s1, s2, s, got;
-		const struct tm_rule *r;
-		bool ok = false, all_in = true;
+		unsigned int j, n = me == 1 ? 4 : 1;
+		const struct tm_rule *r[4];
+		struct tm_key k[4];
+		u32 i[4], s1, s2, s, got;
 
+		for (j = 0; j < n; j++) {
+			i[j] = rng_below(&g, NB);
+			k[j] = bkey[i[j]];
+		}
 		s1 = __atomic_load_n(&sstep, __ATOMIC_ACQUIRE);
 		rcu_read_lock();
-		r = tm_cls_lookup(cls, &bkey[i]);
-		got = r ? r->id : 0;
+		if (n > 1)
+			tm_cls_lookup_bulk(cls, k, n, r);
+		else
+			r[0] = tm_cls_lookup(cls, &k[0]);
+		for (j = 0; j < n; j++)
+			i[j] |= (r[j] ? r[j]->id : 0) << 16;
 		rcu_read_unlock();
 		s2 = __atomic_load_n(&sstep, __ATOMIC_ACQUIRE);
-		lookups[me]++;
-		/* The op after s2 may have been under way: s2 + 1 too. */
-		for (s = s1; s != s2 + 2; s++) {
-			ok |= got == (b_in(s, i) ? 1 + i : 0);
-			all_in &= b_in(s, i);
+		for (j = 0; j < n; j++) {
+			u32 b = i[j] & 0xffff;
+			bool ok = false, all_in = true;
+
+			got = i[j] >> 16;
+			lookups[me]++;
+			/* The op after s2 may have been under way: s2 + 1. */
+			for (s = s1; s != s2 + 2; s++) {
+				ok |= got == (b_in(s, b) ? 1 + b : 0);
+				all_in &= b_in(s, b);
+			}
+			skipped[me] += !all_in;
+			if (!ok && bad[me]++ < 5)
+				fprintf(stderr, "packet of B_%u: got %u over ops %u..%u%s\n",
+					b, got, s1, s2 + 1,
+					n > 1 ? " (bulk)" : "");
 		}
-		skipped[me] += !all_in;
-		if (!ok && bad[me]++ < 5)
-			fprintf(stderr, "packet of B_%u: got %u over ops %u..%u\n",
-				i, got, s1, s2 + 1);
 	}
 	rcu_unregister_thread();
 	return NULL;

@@ -736,7 +736,7 @@ static void test_sets(u8 engine, u8 family)
 struct churn {
 	u8 engine, family;
 	unsigned long ops, lookups, mismatches, errors, inserts, deletes,
-		      replaces, set_rules;
+		      replaces, set_rules, bulk;
 	u32 max_rules;
 };
 
@@ -791,6 +791,45 @@ static void key_near(struct rng *g, u8 family, const struct oracle *o,
 }
 
 /*
+ * A bulk lookup of 1 to 2 x TM_LOOKUP_BULK_MAX keys (more than one batch),
+ * about one in eight of the other family (which the classifier has no rule
+ * of): each answer must be the oracle's, and the single lookup's.
+ */
+static void agree_bulk(struct churn *c, struct rng *g, struct tm_cls *cls,
+		       struct oracle *o)
+{
+	static struct tm_key k[2 * TM_LOOKUP_BULK_MAX];
+	static const struct tm_rule *got[2 * TM_LOOKUP_BULK_MAX];
+	u8 other = c->family == TM_AF_INET ? TM_AF_INET6 : TM_AF_INET;
+	unsigned int i, n = 1 + rng_below(g, 2 * TM_LOOKUP_BULK_MAX);
+
+	for (i = 0; i < n; i++) {
+		if (rng_below(g, 8))
+			key_near(g, c->family, o, &k[i]);
+		else
+			gen_key(g, other, NULL, &k[i]);
+	}
+	rcu_read_lock();
+	tm_cls_lookup_bulk(cls, k, n, got);
+	for (i = 0; i < n; i++) {
+		const struct tm_rule *want = oracle_lookup(o, &k[i]);
+		const struct tm_rule *one = tm_cls_lookup(cls, &k[i]);
+
+		c->lookups++;
+		if ((same_answer(o, got[i], want, &k[i]) && got[i] == one) ||
+		    c->mismatches++ >= 5)
+			continue;
+		printf("  bulk mismatch: %s %s key %u of %u: got id %u want id %u single %u\n",
+		       engine_names[c->engine],
+		       k[i].family == TM_AF_INET ? "ipv4" : "ipv6", i, n,
+		       got[i] ? got[i]->id : 0, want ? want->id : 0,
+		       one ? one->id : 0);
+	}
+	rcu_read_unlock();
+	c->bulk++;
+}
+
+/*
  * One random operation, mirrored on the oracle.  Ids come from a pool a
  * little larger than the target size, so inserts sometimes hit taken ids
  * and deletes missing ones.
@@ -808,6 +847,16 @@ static void churn_op(struct churn *c, struct rng *g, struct tm_cls *cls,
 	int want, got;
 
 	c->ops++;
+	if (op >= 50 && !fill) {
+		/* About a tenth of the lookups in bulk. */
+		if (rng_below(g, 256)) {
+			key_near(g, c->family, o, &k);
+			agree(c, cls, o, &k);
+		} else {
+			agree_bulk(c, g, cls, o);
+		}
+		return;
+	}
 	if (op < 25 || fill) {
 		gen_rule_set(g, c->family, id, &r, &os);
 		want = oracle_insert_set(o, &r, &os);
@@ -819,17 +868,13 @@ static void churn_op(struct churn *c, struct rng *g, struct tm_cls *cls,
 		want = oracle_delete(o, id);
 		got = tm_cls_delete(cls, id);
 		c->deletes++;
-	} else if (op < 50) {
+	} else {
 		if (o->n && rng_below(g, 4))
 			id = o->r[rng_below(g, o->n)].id;
 		gen_rule_set(g, c->family, id, &r, &os);
 		want = oracle_replace_set(o, &r, &os);
 		got = tm_cls_replace_set(cls, &r, oset_core(&os, &set));
 		c->replaces++;
-	} else {
-		key_near(g, c->family, o, &k);
-		agree(c, cls, o, &k);
-		return;
 	}
 	if (got != want && c->errors++ < 5)
 		printf("  %s %s op %lu: returned %d, oracle %d\n",
@@ -968,8 +1013,9 @@ static void test_churn(u8 engine, u8 family, unsigned long ops, u64 seed)
 	      "%s %s%s differential: %lu ops (%lu ins, %lu del, %lu repl, %lu set rules)",
 	      en, fam, family == TM_AF_INET6 ? " private" : "", c.ops,
 	      c.inserts, c.deletes, c.replaces, c.set_rules);
-	check(!c.mismatches, "%s %s differential: %lu lookups, %lu mismatches",
-	      en, fam, c.lookups, c.mismatches);
+	check(!c.mismatches && c.bulk,
+	      "%s %s differential: %lu lookups (%lu bulk calls), %lu mismatches",
+	      en, fam, c.lookups, c.bulk, c.mismatches);
 	check(!verify_fail && !tm_cls_verify(cls, &why),
 	      "%s %s invariants during and after churn%s%s", en, fam,
 	      why ? ": " : "", why ? why : "");

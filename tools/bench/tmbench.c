@@ -36,6 +36,7 @@
 
 #define SAMPLE_MAX	20000	/* lookups checked against the linear engine */
 #define LINEAR_MAX	50000	/* lookups timed for the linear engine */
+#define BULK		TM_LOOKUP_BULK_MAX	/* keys per bulk lookup */
 
 static const char * const engine_names[] = {
 	[TM_ENGINE_TUPLEMERGE] = "tuplemerge",
@@ -46,6 +47,7 @@ static const char * const engine_names[] = {
 struct result {
 	const char *engine;
 	double build_ms, ns_trace, ns_shuffled, us_insert, us_delete;
+	double ns_bulk, ns_bulk_shuffled;	/* tm_cls_lookup_bulk(), x64 */
 	double probes, bytes_per_rule;
 	u32 tuples, max_chain, splits, rules;
 	unsigned long checked, wrong;
@@ -167,21 +169,67 @@ static double time_lookups(const struct tm_cls *cls, const struct tm_key *k,
 	return (t1 - t0) / ((double)n * repeat);
 }
 
+/* Average ns per lookup, tm_cls_lookup_bulk() of BULK keys at a time. */
+static double time_lookups_bulk(const struct tm_cls *cls,
+				const struct tm_key *k, size_t n, int repeat,
+				u64 *sum)
+{
+	const struct tm_rule *r[BULK];
+	double t0, t1;
+	size_t i, j, m;
+	int rep;
+
+	t0 = now_ns();
+	for (rep = 0; rep < repeat; rep++) {
+		for (i = 0; i < n; i += m) {
+			m = n - i < BULK ? n - i : BULK;
+			if (!(i & 1023))
+				rcu_read_lock();
+			tm_cls_lookup_bulk(cls, &k[i], m, r);
+			for (j = 0; j < m; j++)
+				*sum += r[j] ? r[j]->id : 0;
+			if (((i + m) & 1023) < m || i + m == n)
+				rcu_read_unlock();
+		}
+	}
+	t1 = now_ns();
+	return (t1 - t0) / ((double)n * repeat);
+}
+
+/*
+ * A sample of the keys looked up in @cls, one by one and in bulk (BULK at
+ * a time), and in the linear engine @ref: every answer must be @ref's.
+ */
 static void check_sample(const struct tm_cls *cls, const struct tm_cls *ref,
 			 const struct tm_key *k, size_t n, struct result *res)
 {
-	size_t i, step = n > SAMPLE_MAX ? n / SAMPLE_MAX : 1;
+	size_t i, j, m = 0, step = n > SAMPLE_MAX ? n / SAMPLE_MAX : 1;
+	const struct tm_rule **bulk;
+	struct tm_key *keys;
 
+	keys = malloc((n / step + 1) * sizeof(*keys));
+	bulk = malloc((n / step + 1) * sizeof(*bulk));
+	if (!keys || !bulk)
+		die("out of memory");
+	for (i = 0; i < n; i += step)
+		keys[m++] = k[i];
 	rcu_read_lock();
-	for (i = 0; i < n; i += step) {
-		const struct tm_rule *a = tm_cls_lookup(cls, &k[i]);
-		const struct tm_rule *b = tm_cls_lookup(ref, &k[i]);
+	for (i = 0; i < m; i += BULK)
+		tm_cls_lookup_bulk(cls, &keys[i], m - i < BULK ? m - i : BULK,
+				   &bulk[i]);
+	for (i = 0; i < m; i++) {
+		const struct tm_rule *a = tm_cls_lookup(cls, &keys[i]);
+		const struct tm_rule *b = tm_cls_lookup(ref, &keys[i]);
+		u32 want = b ? b->id : 0;
 
 		res->checked++;
-		if ((a ? a->id : 0) != (b ? b->id : 0))
+		j = bulk[i] ? bulk[i]->id : 0;
+		if ((a ? a->id : 0) != want || j != want)
 			res->wrong++;
 	}
 	rcu_read_unlock();
+	free(keys);
+	free(bulk);
 }
 
 static double avg_probes(const struct tm_cls *cls, const struct tm_key *k,
@@ -262,6 +310,8 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	time_lookups(cls, trace, nt, 1, &sum);
 	res->ns_trace = time_lookups(cls, trace, nt, repeat, &sum);
 	res->ns_shuffled = time_lookups(cls, shuf, nt, repeat, &sum);
+	res->ns_bulk = time_lookups_bulk(cls, trace, nt, repeat, &sum);
+	res->ns_bulk_shuffled = time_lookups_bulk(cls, shuf, nt, repeat, &sum);
 	res->probes = avg_probes(cls, trace, nt);
 	if (show_tuples)
 		tm_cls_tuples(cls, print_tuple, NULL);
@@ -370,6 +420,9 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "mpps", 1e3 / r->ns_trace, 2);
 		json_num(f, "ns_per_lookup_shuffled", r->ns_shuffled, 1);
 		json_num(f, "mpps_shuffled", 1e3 / r->ns_shuffled, 2);
+		json_num(f, "ns_per_lookup_bulk", r->ns_bulk, 1);
+		json_num(f, "ns_per_lookup_bulk_shuffled", r->ns_bulk_shuffled,
+			 1);
 		json_num(f, "us_insert", r->us_insert, 3);
 		json_num(f, "us_delete", r->us_delete, 3);
 		json_num(f, "bytes_per_rule", r->bytes_per_rule, 1);
@@ -492,19 +545,19 @@ int main(int argc, char **argv)
 	if (flags)
 		printf(" (%zu rules with TCP flags)", tcp_flag_rules(&rs));
 	putchar('\n');
-	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %6s %6s %6s %s\n",
+	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %8s %8s %6s %6s %6s %s\n",
 	       "engine", "build_ms", "ns/pkt", "Mpps", "ns/shuf", "Mpps",
-	       "us/ins", "us/del", "B/rule", "tuples", "probes", "chain",
-	       "wrong/checked");
+	       "bulk", "bulk/shf", "us/ins", "us/del", "B/rule", "tuples",
+	       "probes", "chain", "wrong/checked");
 	for (i = 0; i < neng; i++) {
 		struct result *r = &res[i];
 
 		run_engine(eng[i], collide, &rs, tr.keys, shuf, n, repeat,
 			   eng[i] == TM_ENGINE_LINEAR ? NULL : ref, r);
-		printf("%-10s %9.1f %9.1f %7.2f %9.1f %7.2f %8.3f %8.3f",
+		printf("%-10s %9.1f %9.1f %7.2f %9.1f %7.2f %8.1f %8.1f %8.3f %8.3f",
 		       r->engine, r->build_ms, r->ns_trace, 1e3 / r->ns_trace,
-		       r->ns_shuffled, 1e3 / r->ns_shuffled, r->us_insert,
-		       r->us_delete);
+		       r->ns_shuffled, 1e3 / r->ns_shuffled, r->ns_bulk,
+		       r->ns_bulk_shuffled, r->us_insert, r->us_delete);
 		printf(" %8.1f %6u %6.2f %6u %lu/%lu\n", r->bytes_per_rule,
 		       r->tuples, r->probes, r->max_chain, r->wrong, r->checked);
 		fflush(stdout);
