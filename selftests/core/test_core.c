@@ -412,6 +412,64 @@ static void test_ifaces(u8 engine, u8 family)
 /* Directed tests of one engine and family. */
 static void test_sets(u8 engine, u8 family);
 
+/* A rule 0.0.0.0/0 -> @dst/@dlen from @src/8, IPv4. */
+static void split_rule(struct tm_cls *cls, u32 id, u32 src, u32 dst,
+		       u8 dlen)
+{
+	struct tm_rule r;
+
+	any_rule(&r, TM_AF_INET, id, id);
+	r.src_len = 8;
+	r.src.w[0] = src;
+	r.dst_len = dlen;
+	r.dst.w[0] = dst;
+	if (tm_cls_insert(cls, &r))
+		printf("  insert of split rule %u failed\n", id);
+}
+
+/*
+ * A bucket over the collision limit moves to a tuple there is when that
+ * shortens it enough, rather than to a new one: each tuple costs every
+ * lookup whose answer ranks after its best a probe.  The tuple (8, 0)
+ * gets a bucket of 40 rules from 11/8 to /16s; a bucket of rules to /12s
+ * splits to a new tuple (8, 12); ten more rules from 11/8 to /10s make the
+ * first bucket overflow.  Moving its /16 rules to a new tuple (8, 16)
+ * would leave the shortest bucket (the ten /10 rules), but (8, 12) holds
+ * them in buckets of 16 at most: no third tuple.
+ */
+static void test_split_to_existing(void)
+{
+	struct tm_cls *cls = new_cls(TM_ENGINE_TUPLEMERGE);
+	struct tm_stats st;
+	const char *why;
+	struct tm_key k;
+	u32 i, bad = 0;
+
+	split_rule(cls, 1, 0x0a000000, 0, 0);
+	for (i = 0; i < 40; i++)
+		split_rule(cls, 100 + i, 0x0b000000, 0x14000000 | i << 16, 16);
+	for (i = 0; i < 49; i++)
+		split_rule(cls, 200 + i, 0x0c000000, i << 20, 12);
+	tm_cls_stats(cls, &st);
+	check(st.tuples == 2 && st.splits == 1,
+	      "tuplemerge ipv4: a new tuple for a bucket no tuple shortens: %u tuples, %u splits",
+	      st.tuples, st.splits);
+	for (i = 0; i < 10; i++)
+		split_rule(cls, 300 + i, 0x0b000000, 0x14000000 | i << 22, 10);
+	tm_cls_stats(cls, &st);
+	check(st.tuples == 2 && st.splits == 2,
+	      "tuplemerge ipv4: a bucket an existing tuple shortens moves there: %u tuples, %u splits",
+	      st.tuples, st.splits);
+	for (i = 0; i < 40; i++) {
+		key_of(&k, TM_AF_INET, 0x0b000001, 0x14000001 | i << 16, 1, 1,
+		       6);
+		bad += hit(cls, &k) != 100 + i;
+	}
+	check(!bad && !tm_cls_verify(cls, &why),
+	      "tuplemerge ipv4: the moved rules still answer (%u wrong)", bad);
+	tm_cls_destroy(cls);
+}
+
 static void test_directed(u8 engine, u8 family)
 {
 	const char *en = engine_names[engine];
@@ -554,6 +612,8 @@ static void test_directed(u8 engine, u8 family)
 	tm_cls_destroy(cls);
 	if (engine != TM_ENGINE_LINEAR)
 		test_last_of_tuple(engine, family);
+	if (engine == TM_ENGINE_TUPLEMERGE && family == TM_AF_INET)
+		test_split_to_existing();
 	test_ifaces(engine, family);
 	test_extras(engine, family);
 	test_sets(engine, family);
