@@ -624,7 +624,11 @@ tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
 {
 	const struct tm_tlist *tl = rcu_dereference(f->tlist);
 	u64 best_rank[TM_LOOKUP_BULK_MAX];
-	const struct tm_node *node[TM_LOOKUP_BULK_MAX];
+	/* Per key: the hash at a tuple, then the bucket it finds. */
+	union {
+		u32 hash;
+		const struct tm_node *node;
+	} p[TM_LOOKUP_BULK_MAX];
 	u8 act[TM_LOOKUP_BULK_MAX];
 	unsigned int na = n, a, m;
 	u32 i, j, seed = f->seed;
@@ -656,25 +660,24 @@ tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
 			/* Packed again at each tuple: the stack stays small. */
 			tm_hkey_make(&hk, k);
 			hash = tm_hash_key(e, k, &hk, seed, nw);
-			node[x] = (const void *)(unsigned long)hash;
+			p[x].hash = hash;
 			tm_prefetch(&e->slot[hash >> e->hshift]);
 		}
 		na = m;
 		/* Their buckets, fetched. */
 		for (a = 0; a < na; a++) {
 			unsigned int x = act[a];
-			u32 hash = (u32)(unsigned long)node[x];
 
-			node[x] = tm_slot_find(e->slot, e->hmask, e->hshift,
-					       hash);
-			if (node[x])
-				tm_prefetch(node[x]->ent);
+			p[x].node = tm_slot_find(e->slot, e->hmask, e->hshift,
+						 p[x].hash);
+			if (p[x].node)
+				tm_prefetch(p[x].node->ent);
 		}
 		/* In rank order: the first full match is the bucket's best. */
 		for (a = 0; a < na; a++) {
 			const struct tm_key *k = &keys[idx[act[a]]];
 			unsigned int x = act[a];
-			const struct tm_node *nd = node[x];
+			const struct tm_node *nd = p[x].node;
 			struct tm_hkey hk;
 
 			if (!nd)
