@@ -92,10 +92,10 @@ udp_ready()
 # udp_ask SPORT WORD...: from the client's port SPORT, each WORD as a
 # datagram to the VIP; prints "SPORT NAME" per WORD ("SPORT bad" when no
 # answer came, after three tries; "SPORT quiet" for a WORD that starts
-# with "quiet", sent once without waiting).  SPORT +P: a flow of two datagrams per
-# WORD (the second confirming it), from ports P, P + 1, ... (never an
-# ephemeral port: one a server or lb still remembers would be an old
-# flow).
+# with "quiet", sent once without waiting).  SPORT +P: a flow of two
+# datagrams per WORD (the second confirming it), from ports P, P + 1, ...
+# (never an ephemeral port: one a server or lb still remembers would be an
+# old flow).
 udp_ask()
 {
 	local sport=$1

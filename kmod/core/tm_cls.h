@@ -45,8 +45,9 @@
  * Readers
  * -------
  * Any number of lookups, tm_cls_lookup(), tm_cls_lookup_probes() and
- * tm_cls_lookup_bulk(), run concurrently with the writer, each inside an RCU read-side critical
- * section (rcu_read_lock()), and take no lock.  What a lookup may see:
+ * tm_cls_lookup_bulk(), run concurrently with the writer, each inside an
+ * RCU read-side critical section (rcu_read_lock()), and take no lock.
+ * What a lookup may see:
  *
  *   - Its answer is the best rule matching the key in the rule set as it
  *     was either before or after the change that overlapped it, never an
@@ -79,9 +80,8 @@
  * inside, which costs time, not correctness.  tm_cls_lookup_probes()
  * reports the probes of the run that answered.  A bulk lookup does all
  * this once per batch: each batch is one lookup, run again whole.  Lookups
- * are lock-free,
- * not wait-free: a lookup runs again for as long as writer steps keep
- * landing inside it.
+ * are lock-free, not wait-free: a lookup runs again for as long as writer
+ * steps keep landing inside it.
  */
 
 /* Address families of rules and keys (values match AF_INET and AF_INET6). */

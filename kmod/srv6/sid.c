@@ -32,9 +32,9 @@
  * socket that says it is over: it is remembered until the udp timeout
  * without a packet either way, and counts as long once its client sent
  * another datagram after the server answered (before, like a handshake,
- * the syn timeout).  Each SID
- * has its own timeouts (struct tm_sid_timeouts), which a new policy
- * changes for the connections it has too.  A delayed work ages them once
+ * the syn timeout).  Each SID has its own timeouts (struct
+ * tm_sid_timeouts), which a new policy changes for the connections it has
+ * too.  A delayed work ages them once
  * a second while the hook is on.
  */
 #include <linux/netfilter_ipv6.h>

@@ -203,7 +203,7 @@ static double time_lookups_bulk(const struct tm_cls *cls,
 static void check_sample(const struct tm_cls *cls, const struct tm_cls *ref,
 			 const struct tm_key *k, size_t n, struct result *res)
 {
-	size_t i, j, m = 0, step = n > SAMPLE_MAX ? n / SAMPLE_MAX : 1;
+	size_t i, m = 0, step = n > SAMPLE_MAX ? n / SAMPLE_MAX : 1;
 	const struct tm_rule **bulk;
 	struct tm_key *keys;
 
@@ -223,8 +223,8 @@ static void check_sample(const struct tm_cls *cls, const struct tm_cls *ref,
 		u32 want = b ? b->id : 0;
 
 		res->checked++;
-		j = bulk[i] ? bulk[i]->id : 0;
-		if ((a ? a->id : 0) != want || j != want)
+		if ((a ? a->id : 0) != want ||
+		    (bulk[i] ? bulk[i]->id : 0) != want)
 			res->wrong++;
 	}
 	rcu_read_unlock();
