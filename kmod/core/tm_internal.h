@@ -61,6 +61,9 @@ struct tm_fam {
 	bool priv;			/* see tm_cls_set_private() */
 	/* tuple engines */
 	struct tm_tlist __rcu *tlist;	/* tuples, best first */
+	struct tm_ttab **tix;		/* writer: tuple fields -> tuple */
+	u32 tix_mask;
+	bool stale;			/* writer: a list change failed */
 	/* linear engine */
 	struct tm_lin __rcu *lin;	/* rules, best first */
 };

@@ -50,6 +50,8 @@ enum tm_hook_point {
 
 #define tm_hook(point, v)	((void)(v))
 #define tm_prefetch(p)		prefetch(p)
+/* Whether READ_ONCE() and WRITE_ONCE() of a u64 are single accesses. */
+#define TM_U64_ONCE		IS_ENABLED(CONFIG_64BIT)
 
 /*
  * In the loops whose length a user picks (rules moved, Maglev rounds).
@@ -92,6 +94,7 @@ void *tm_test_alloc(size_t size, bool zero);
 #endif
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define TM_U64_ONCE		1	/* __atomic: never torn */
 #define __rcu
 #ifndef container_of
 #define container_of(ptr, type, member) \

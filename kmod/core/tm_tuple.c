@@ -185,16 +185,25 @@
  *     half of the slots with a hash (emptied ones included) makes a new hash
  *     table instead, sized for the buckets in use.
  *   - The tuple list (struct tm_tlist), whose entries carry what a probe
- *     needs of each tuple, is rebuilt and swapped whenever a tuple appears
- *     or disappears, gets a new hash table, or its best rank improves.  A
- *     worse best rank (after a delete) may be published late: a bound that
- *     is too good only makes a lookup look further.
+ *     needs of each tuple, is copied and swapped whenever a tuple appears
+ *     or disappears, gets a new hash table, or its best rank moves it in
+ *     the order; the copy refreshes that tuple's entry only, so that a
+ *     change reads one tuple however many there are (TSS has hundreds).  A
+ *     best rank that improves but stays no better than the entry before it
+ *     is stored in place, one 64-bit store: a lookup sees the old bound or
+ *     the new one, with the old it may stop before the rule just
+ *     published (the answer from before the insert), with the new it looks
+ *     further.  The writer keeps the bound each entry holds (lbest), which
+ *     finds the entry by a binary search.  A worse best rank (after a
+ *     delete) may be published late: a bound that is too good only makes a
+ *     lookup look further.
  *   - A delete never fails: when the smaller bucket cannot be allocated,
  *     the rule's entry is disabled in place (a flag set with one store) and
  *     dropped at the next change of the bucket; when the new tuple list
- *     cannot be, the list keeps an emptied tuple or a bound too good until
- *     its next change.  Every other change allocates all it needs first and
- *     changes nothing when an allocation fails.
+ *     cannot be, the list keeps an emptied tuple or a bound too good, and
+ *     its next change rebuilds every entry from its tuple (f->stale).
+ *     Every other change allocates all it needs first and changes nothing
+ *     when an allocation fails.
  *   - A replace inserts the new rule before removing the old one: a lookup
  *     in between sees both and returns the answer of the rule set either
  *     before or after the replace.
@@ -220,23 +229,24 @@
  *
  * Complexity
  * ----------
- * Lookup: O(tuples probed x (1 + rules in the bucket)), the number of
- * tuples being what TupleMerge keeps small.  Insert: O(tuples) to choose a
- * tuple, O(bucket) to rebuild a bucket (at most c rules but for buckets no
- * split shortens), amortised O(1) for hash table growth, plus O(tuples)
- * when the tuple list changes.  Choosing a split of a bucket of n rules
- * looks for the tuples there are that differ in one length (O(tuples)),
- * then scores each distinct candidate tuple once, O(n log n) each, at most
- * 2 x 33 (IPv4) or 2 x 129 (IPv6) of them plus 3; since a bucket is tried
- * again only once it has doubled, that is amortised O(log n) per candidate
- * and insert even for a bucket no split shortens.  A whole-tuple move
- * costs O(rules of the tuple), which happens at most once per bit a tuple
- * can gain.  Delete: O(bucket), plus a scan of the tuple's rules when its
- * best rule goes (expected O(1) over random deletes).  Memory: per rule, a
- * 120-byte rule record, a bucket entry (48 bytes for IPv4, 96 for IPv6)
- * and one or two words of the id index; per bucket, a 24-byte header and
- * at least two 16-byte slots (a hash table is at most half used): about
- * 200-270 bytes per rule in all on ClassBench sets.
+ * Lookup: O(tuples probed x (1 + rules in the bucket)), the number of tuples
+ * being what TupleMerge keeps small.  Insert: O(tuples) to choose a tuple
+ * (TSS: O(1), from an index of the tuples by their fields), O(bucket) to
+ * rebuild a bucket (at most c rules but for buckets no split shortens),
+ * amortised O(1) for hash table growth, plus a copy of the tuple list
+ * (O(tuples), one memory copy) when it changes.  Choosing a split of a
+ * bucket of n rules looks for the tuples there are that differ in one length
+ * (O(tuples)), then scores each distinct candidate tuple once, O(n log n)
+ * each, at most 2 x 33 (IPv4) or 2 x 129 (IPv6) of them plus 3; since a
+ * bucket is tried again only once it has doubled, that is amortised O(log n)
+ * per candidate and insert even for a bucket no split shortens.  A
+ * whole-tuple move costs O(rules of the tuple), which happens at most once
+ * per bit a tuple can gain.  Delete: O(bucket), plus a scan of the tuple's
+ * rules when its best rule goes (expected O(1) over random deletes).
+ * Memory: per rule, a 120-byte rule record, a bucket entry (48 bytes for
+ * IPv4, 96 for IPv6) and one or two words of the id index; per bucket, a
+ * 24-byte header and at least two 16-byte slots (a hash table is at most
+ * half used): about 200-270 bytes per rule in all on ClassBench sets.
  */
 #include "tm_internal.h"
 
@@ -318,8 +328,10 @@ struct tm_ttab {
 	u32 pmask;		/* source port mask << 16 | dest port mask */
 	u32 prmask;
 	struct tm_tuple tu;
+	bool kept;		/* see tm_tlist_swap() */
 	u32 nrules;
 	u64 best;		/* best rank held; U64_MAX when empty */
+	u64 lbest;		/* the bound its list entry holds */
 	struct tm_rrec *rules;	/* the tuple's rules */
 };
 
@@ -567,7 +579,8 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 		const struct tm_tle *e = &tl->e[i];
 		const struct tm_node *node;
 
-		if (e->best >= best_rank)
+		/* Lowered in place by tm_tle_lower(). */
+		if (READ_ONCE(e->best) >= best_rank)
 			break;
 		if (probes)
 			(*probes)++;
@@ -643,6 +656,7 @@ tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
 		return;
 	for (i = 0; i < tl->n && na; i++) {
 		const struct tm_tle *e = &tl->e[i];
+		u64 bound = READ_ONCE(e->best);
 
 		/*
 		 * The keys still looking: the list is in best rank order, so
@@ -654,7 +668,7 @@ tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
 			struct tm_hkey hk;
 			u32 hash;
 
-			if (e->best >= best_rank[x])
+			if (bound >= best_rank[x])
 				continue;
 			act[m++] = x;
 			/* Packed again at each tuple: the stack stays small. */
@@ -901,19 +915,31 @@ static void tm_ttab_free(struct tm_ttab *t)
 	tm_free(t);
 }
 
+/* What lookups need of @t. */
+static void tm_tle_fill(struct tm_tle *e, struct tm_ttab *t)
+{
+	e->ttab = t;
+	e->best = t->best;
+	e->slot = t->htab->slot;
+	e->hmask = t->htab->mask;
+	e->hshift = t->htab->shift;
+	tm_tle_masks(e, t);
+}
+
 /*
- * A new tuple list: the current one, plus @keep if @fresh, every bound
- * refreshed, sorted by bound, without the empty tuples other than @keep
- * (the tuple a rule is being added to).
+ * A new tuple list from every tuple's state: the current list, plus @keep
+ * if @fresh, every entry refreshed, sorted by bound, without the empty
+ * tuples other than @keep (the tuple a rule is being added to).  O(tuples)
+ * tuples read: only after a list change failed (f->stale).
  */
-static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
-				       struct tm_ttab *keep, bool fresh)
+static struct tm_tlist *tm_tlist_refresh(const struct tm_fam *f,
+					 struct tm_ttab *keep, bool fresh)
 {
 	const struct tm_tlist *old = tm_tlist_get(f);
 	u32 i, j, n = 0, cap = (old ? old->n : 0) + fresh;
 	struct tm_tlist *tl;
 
-	tl = tm_alloc(sizeof(*tl) + cap * sizeof(tl->e[0]));
+	tl = tm_valloc(sizeof(*tl) + cap * sizeof(tl->e[0]));
 	if (!tl)
 		return NULL;
 	for (i = 0; i < cap; i++) {
@@ -922,17 +948,67 @@ static struct tm_tlist *tm_tlist_build(const struct tm_fam *f,
 
 		if (t != keep && !t->nrules)
 			continue;
-		e.ttab = t;
-		e.best = t->best;
-		e.slot = t->htab->slot;
-		e.hmask = t->htab->mask;
-		e.hshift = t->htab->shift;
-		tm_tle_masks(&e, t);
+		tm_tle_fill(&e, t);
 		for (j = n++; j > 0 && tl->e[j - 1].best > e.best; j--)
 			tl->e[j] = tl->e[j - 1];
 		tl->e[j] = e;
 	}
 	tl->n = n;
+	return tl;
+}
+
+/* The index of @t's entry in @tl (a binary search on its bound), or n. */
+static u32 tm_tle_find(const struct tm_tlist *tl, const struct tm_ttab *t)
+{
+	u32 lo = 0, hi = tl ? tl->n : 0, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tl->e[mid].best < t->lbest)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Bounds may tie (a rule in two tuples during a split). */
+	for (; tl && lo < tl->n && tl->e[lo].best == t->lbest; lo++)
+		if (tl->e[lo].ttab == t)
+			return lo;
+	return tl ? tl->n : 0;
+}
+
+/*
+ * A new tuple list: the current one with @t's entry refreshed, or @t added
+ * if @fresh, or @t dropped unless @add; the other entries are copied as
+ * they are, so that a change reads one tuple, not all of them.
+ */
+static struct tm_tlist *tm_tlist_make(const struct tm_fam *f,
+				      struct tm_ttab *t, bool add, bool fresh)
+{
+	const struct tm_tlist *old = tm_tlist_get(f);
+	u32 i, j = 0, n = old ? old->n : 0;
+	u32 at = fresh ? n : tm_tle_find(old, t);
+	struct tm_tlist *tl;
+	struct tm_tle e;
+
+	if (f->stale)
+		return tm_tlist_refresh(f, add ? t : NULL, fresh);
+	tl = tm_valloc(sizeof(*tl) + (n + 1) * sizeof(tl->e[0]));
+	if (!tl)
+		return NULL;
+	if (add)
+		tm_tle_fill(&e, t);
+	for (i = 0; i < n; i++) {
+		if (i == at)
+			continue;
+		if (add && e.best < old->e[i].best) {
+			tl->e[j++] = e;
+			add = false;
+		}
+		tl->e[j++] = old->e[i];
+	}
+	if (add)
+		tl->e[j++] = e;
+	tl->n = j;
 	return tl;
 }
 
@@ -998,15 +1074,93 @@ static void tm_tuple_relaxed(const struct tm_params *p,
 		tu->slen = 0;
 }
 
+/*
+ * The tuple index: the writer finds a tuple from its fields in O(1), not
+ * by a walk of the list (TSS has hundreds or thousands of tuples).  Open
+ * addressing with linear probing over f->tix_mask + 1 pointers, at most
+ * half used; it holds exactly the tuples counted in f->tuples, from the
+ * list swap that adds one to the one that drops it.  Lookups never read it.
+ */
+static u32 tm_tix_home(const struct tm_fam *f, const struct tm_tuple *tu)
+{
+	u32 x = tu->slen | tu->dlen << 8 | tu->sp << 16 | tu->dp << 17 |
+		tu->pr << 18;
+
+	x *= 0x9e3779b1u;
+	return (x ^ x >> 16) & f->tix_mask;
+}
+
+/* Whether the index must grow before a tuple joins. */
+static bool tm_tix_full(const struct tm_fam *f)
+{
+	return !f->tix || 2 * (f->tuples + 1) > f->tix_mask + 1;
+}
+
+/* An index big enough for one more tuple than there are. */
+static struct tm_ttab **tm_tix_alloc(const struct tm_fam *f, u32 *mask)
+{
+	u32 cap = 16;
+
+	while (cap < 4 * (f->tuples + 1))
+		cap *= 2;
+	*mask = cap - 1;
+	return tm_vzalloc(cap * sizeof(struct tm_ttab *));
+}
+
+static void tm_tix_add(struct tm_fam *f, struct tm_ttab *t)
+{
+	u32 i = tm_tix_home(f, &t->tu);
+
+	while (f->tix[i])
+		i = (i + 1) & f->tix_mask;
+	f->tix[i] = t;
+}
+
+/* Move to @tix, of @mask + 1 pointers, from tm_tix_alloc(). */
+static void tm_tix_move(struct tm_fam *f, struct tm_ttab **tix, u32 mask)
+{
+	struct tm_ttab **old = f->tix;
+	u32 i, n = old ? f->tix_mask + 1 : 0;
+
+	f->tix = tix;
+	f->tix_mask = mask;
+	for (i = 0; i < n; i++)
+		if (old[i])
+			tm_tix_add(f, old[i]);
+	tm_vfree(old);
+}
+
+/* Take @t out; the entries after it in its run shift back to stay found. */
+static void tm_tix_del(struct tm_fam *f, const struct tm_ttab *t)
+{
+	u32 i = tm_tix_home(f, &t->tu), j, home;
+
+	while (f->tix[i] != t)
+		i = (i + 1) & f->tix_mask;
+	for (j = i;;) {
+		j = (j + 1) & f->tix_mask;
+		if (!f->tix[j])
+			break;
+		home = tm_tix_home(f, &f->tix[j]->tu);
+		/* Stays when its home lies cyclically in (i, j]. */
+		if (i <= j ? home > i && home <= j : home > i || home <= j)
+			continue;
+		f->tix[i] = f->tix[j];
+		i = j;
+	}
+	f->tix[i] = NULL;
+}
+
 static struct tm_ttab *tm_ttab_find(const struct tm_fam *f,
 				    const struct tm_tuple *tu)
 {
-	const struct tm_tlist *tl = tm_tlist_get(f);
 	u32 i;
 
-	for (i = 0; tl && i < tl->n; i++)
-		if (tm_tuple_eq(&tl->e[i].ttab->tu, tu))
-			return tl->e[i].ttab;
+	if (!f->tix)
+		return NULL;
+	for (i = tm_tix_home(f, tu); f->tix[i]; i = (i + 1) & f->tix_mask)
+		if (tm_tuple_eq(&f->tix[i]->tu, tu))
+			return f->tix[i];
 	return NULL;
 }
 
@@ -1053,7 +1207,8 @@ static void tm_ttab_unlink(struct tm_ttab *t, struct tm_rrec *rr)
 	t->nrules--;
 }
 
-static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl);
+static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl,
+			  struct tm_ttab *t, struct tm_ttab *gone);
 
 /*
  * Whether a bucket of @live rules, in a slot whose split was tried at
@@ -1065,6 +1220,33 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl);
 static bool tm_split_due(u32 live, u32 tried)
 {
 	return live >= 2 * tried;
+}
+
+/*
+ * Whether @t's list entry can take @t's better bound in place: the entry
+ * before it is no worse, so the list stays sorted.  A reader sees the old
+ * bound or the new one, one u64 store (hence 64-bit only): with the old, a
+ * lookup may stop before a rule just published, the answer of the set
+ * before the insert; with the new, it looks further.
+ */
+static bool tm_tle_lowers(const struct tm_fam *f, const struct tm_ttab *t)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i = tm_tle_find(tl, t);
+
+	return TM_U64_ONCE && !f->stale && i < tl->n &&
+	       (!i || tl->e[i - 1].best <= t->best);
+}
+
+static void tm_tle_lower(struct tm_fam *f, struct tm_ttab *t)
+{
+	struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i = tm_tle_find(tl, t);
+
+	if (t->best < t->lbest) {
+		WRITE_ONCE(tl->e[i].best, t->best);
+		t->lbest = t->best;
+	}
 }
 
 /*
@@ -1081,8 +1263,10 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	u64 rank = tm_rank(&rr->rule), old_best = t->best;
 	u32 slot = tm_htab_slot(h, hash), tried = h->slot[slot].tried;
 	struct tm_node *old = tm_slot_node(h, slot), *node;
+	struct tm_ttab **tix = NULL;
 	struct tm_tlist *tl = NULL;
-	bool nomem;
+	bool nomem, lower;
+	u32 tix_mask;
 
 	node = tm_node_rebuild(old, &rr->rule, NULL, f->nw, &nomem);
 	if (!node)
@@ -1094,12 +1278,21 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 			goto nomem;
 		t->htab = nh;
 	}
-	/* A new tuple, bound or hash table: lookups need a new list. */
+	/*
+	 * A new tuple, bound or hash table: lookups need a new list, unless
+	 * the bound can be lowered in place.
+	 */
 	if (rank < t->best)
 		t->best = rank;
-	if (fresh || nh || t->best != old_best) {
-		tl = tm_tlist_build(f, t, fresh);
+	lower = !fresh && !nh && t->best != old_best && tm_tle_lowers(f, t);
+	if (fresh || nh || (t->best != old_best && !lower)) {
+		tl = tm_tlist_make(f, t, true, fresh);
 		if (!tl)
+			goto nomem;
+	}
+	if (fresh && tm_tix_full(f)) {
+		tix = tm_tix_alloc(f, &tix_mask);
+		if (!tix)
 			goto nomem;
 	}
 
@@ -1122,13 +1315,19 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 			h->live++;
 	}
 	if (tl)
-		tm_tlist_swap(f, tl);
+		tm_tlist_swap(f, tl, t, NULL);
+	else if (lower)
+		tm_tle_lower(f, t);
 	if (nh)
 		tm_retire(f, h, rcu);
 	if (old)
 		tm_retire(f, old, rcu);
-	if (fresh)
+	if (fresh) {
+		if (tix)
+			tm_tix_move(f, tix, tix_mask);
+		tm_tix_add(f, t);
 		f->tuples++;
+	}
 	*chain = tm_split_due(node->live, tried) ? node->live : 0;
 	return 0;
 
@@ -1137,6 +1336,7 @@ nomem:
 	t->htab = h;
 	tm_free(node);
 	tm_vfree(nh);
+	tm_vfree(tl);
 	return -ENOMEM;
 }
 
@@ -1156,26 +1356,45 @@ static void tm_ttab_retire(struct tm_fam *f, struct tm_ttab *t)
 	tm_retire(f, t, rcu);
 }
 
-/* Publish @tl; free the tuples the old list had and @tl has not. */
-static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl)
+/*
+ * Publish @tl, in which @t's entry changed, and free @gone, which @tl
+ * dropped, if any.  After a refresh (f->stale), any tuple may have changed
+ * or gone: a mark through every tuple tells.
+ */
+static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl,
+			  struct tm_ttab *t, struct tm_ttab *gone)
 {
 	struct tm_tlist *old = tm_tlist_get(f);
-	u32 i, j;
+	u32 i;
 
 	rcu_assign_pointer(f->tlist, tl);
-	if (!old)
-		return;
-	for (i = 0; i < old->n; i++) {
-		struct tm_ttab *t = old->e[i].ttab;
-
-		for (j = 0; j < tl->n && tl->e[j].ttab != t; j++)
-			;
-		if (j == tl->n) {
-			tm_ttab_retire(f, t);
+	if (!f->stale) {
+		t->lbest = t->best;
+		if (gone) {
+			tm_tix_del(f, gone);
+			tm_ttab_retire(f, gone);
 			f->tuples--;
 		}
+	} else {
+		f->stale = false;
+		for (i = 0; i < tl->n; i++) {
+			tl->e[i].ttab->kept = true;
+			tl->e[i].ttab->lbest = tl->e[i].best;
+		}
+		for (i = 0; i < old->n; i++) {
+			struct tm_ttab *u = old->e[i].ttab;
+
+			if (!u->kept) {
+				tm_tix_del(f, u);
+				tm_ttab_retire(f, u);
+				f->tuples--;
+			}
+		}
+		for (i = 0; i < tl->n; i++)
+			tl->e[i].ttab->kept = false;
 	}
-	tm_retire(f, old, rcu);
+	if (old)
+		tm_retire(f, old, rcu);
 }
 
 /* The bucket of @s is down to @live rules: see tm_split_due(). */
@@ -1246,9 +1465,13 @@ static void tm_ttab_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 	if (best == t->best)
 		return;
 	t->best = best;
-	tl = tm_tlist_build(f, NULL, false);
-	if (tl)
-		tm_tlist_swap(f, tl);
+	tl = tm_tlist_make(f, t, t->nrules, false);
+	if (!tl) {
+		/* The next list change refreshes every entry. */
+		f->stale = true;
+		return;
+	}
+	tm_tlist_swap(f, tl, t, t->nrules ? NULL : t);
 }
 
 void tm_tuple_remove(struct tm_cls *cls, struct tm_fam *f,
@@ -1599,6 +1822,9 @@ void tm_tuple_destroy(struct tm_fam *f)
 	}
 	tm_retire(f, tl, rcu);
 	f->tuples = 0;
+	tm_vfree(f->tix);
+	f->tix = NULL;
+	f->stale = false;
 }
 
 void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
@@ -1742,6 +1968,10 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 		return f->rules ? tm_fail(why, "rules but no tuples") : 0;
 	if (tl->n != f->tuples)
 		return tm_fail(why, "tuple count differs from the list");
+	for (i = 0, j = 0; f->tix && i <= f->tix_mask; i++)
+		j += !!f->tix[i];
+	if (j != f->tuples || 2 * j > (f->tix ? f->tix_mask + 1 : 0))
+		return tm_fail(why, "tuple index count differs from the list");
 	for (i = 0; i < tl->n; i++) {
 		const struct tm_ttab *t = tl->e[i].ttab;
 
@@ -1749,6 +1979,12 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 			return tm_fail(why, "tuple list not sorted by bound");
 		if (tl->e[i].best > t->best)
 			return tm_fail(why, "tuple bound in the list too weak");
+		if (tl->e[i].best != t->lbest ||
+		    tm_tle_find(tl, t) != i)
+			return tm_fail(why, "tuple's list entry not found");
+		/* Only a failed list change leaves these behind. */
+		if (!f->stale && (!t->nrules || tl->e[i].best != t->best))
+			return tm_fail(why, "empty tuple or stale bound listed");
 		tm_tle_masks(&m, t);
 		if (tl->e[i].slot != t->htab->slot ||
 		    tl->e[i].hmask != t->htab->mask ||
@@ -1756,10 +1992,11 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 		    tl->e[i].amask != m.amask || tl->e[i].xmask != m.xmask ||
 		    tl->e[i].slen != m.slen || tl->e[i].dlen != m.dlen)
 			return tm_fail(why, "list entry differs from its tuple");
-		for (j = 0; j < i; j++)
-			if (cls->p.engine == TM_ENGINE_TSS &&
-			    tm_tuple_eq(&tl->e[j].ttab->tu, &t->tu))
-				return tm_fail(why, "a TSS tuple listed twice");
+		/* Each tuple found from its fields; TSS ones, only once. */
+		if (!tm_ttab_find(f, &t->tu) ||
+		    (cls->p.engine == TM_ENGINE_TSS &&
+		     tm_ttab_find(f, &t->tu) != t))
+			return tm_fail(why, "tuple index misses a tuple");
 		err = tm_ttab_verify(f, t, why);
 		if (err)
 			return err;
