@@ -59,7 +59,7 @@ need_kdir = $(if $(wildcard $(1)/Makefile),,$(error no kernel headers \
 	vm-selftest vm-bench modules-all bench install dkms-install dkms-uninstall \
 	style sparse clean clean-modules deps demo demo-run help vm-debug-kernel vm-bench-run \
 	install-tools install-dkms-src deb vm-fuzz srlb-sim \
-	vm-run
+	vm-run bench-scale
 
 all: modules tools
 
@@ -223,6 +223,14 @@ bench:
 	else \
 		build/bench/tmbench $(BENCH_RULES) $(BENCH_TRACE); \
 	fi
+
+# How TupleMerge's lookup, update and memory costs grow from 1K to 1M
+# rules (tools/bench/scale.sh; about 15 minutes): a gnuplot picture,
+# Documentation/scaling.png, and the figures in build/bench-scale/.
+bench-scale:
+	$(MAKE) -C tools/bench
+	$(MAKE) -C tools/classbench SANITIZE= tmgen
+	tools/bench/scale.sh
 
 # The dyn policy against every static threshold in the simulation of the
 # SRLB experiment (selftests/exp/srlb_sim.c; about 15 minutes on 2 cores):
@@ -401,6 +409,6 @@ help:
 	@echo "targets: all modules tools check check-core vm-check vm-check-all"
 	@echo "         vm-selftest vm-bench vm-fuzz vm-debug-kernel bench install"
 	@echo "         install-tools dkms-install deb style sparse clean deps demo"
-	@echo "         srlb-sim"
+	@echo "         srlb-sim bench-scale"
 	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|6.12-debug|release,"
 	@echo "           TESTS=..., FUZZ_TIME=s, FUZZ_SEED=n, CPU_LOCK=file"
