@@ -225,7 +225,7 @@ bench:
 	fi
 
 # How TupleMerge's lookup, update and memory costs grow from 1K to 1M
-# rules (tools/bench/scale.sh; about 15 minutes): a gnuplot picture,
+# rules (tools/bench/scale.sh; about 6 minutes): a gnuplot picture,
 # Documentation/scaling.png, and the figures in build/bench-scale/.
 bench-scale:
 	$(MAKE) -C tools/bench
