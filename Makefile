@@ -170,6 +170,7 @@ vm-selftest: tools
 check-core:
 	$(MAKE) -j2 --output-sync=target -C selftests/core check
 	$(MAKE) -C tools/classbench check
+	$(MAKE) -C tools/bench check
 	$(MAKE) -C tools/tmctl check
 	$(MAKE) -C selftests/exp check
 

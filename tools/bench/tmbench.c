@@ -3,8 +3,8 @@
  * tmbench: benchmark of the classification engines on a ClassBench-format
  * rule file and trace.
  *
- *	tmbench [-e ENGINES] [-c COLLIDE] [-r REPEAT] [-j JSON] [-t] [-f]
- *		RULES [TRACE]
+ *	tmbench [-e ENGINES] [-p PEER] [-c COLLIDE] [-r REPEAT] [-j JSON]
+ *		[-t] [-f] RULES [TRACE]
  *
  * For each engine (default: tuplemerge,tss,linear): build time, ns per
  * lookup and Mpps on the trace as given (ClassBench locality) and on the
@@ -16,6 +16,12 @@
  * on a sample of 4e9 / rules lookups).  Without TRACE, one is made by
  * drawing a random header inside each rule, shuffled.  -t lists the
  * tuples of the tuple engines.
+ *
+ * -p rte_acl (--peer) also builds DPDK's rte_acl from the same rules (the
+ * lower (priority, id) wins, as ours) and prints its build time and ns per
+ * packet, 64 packets per call, in the bulk columns, its answers checked
+ * against the reference like ours; tmbench built without DPDK's
+ * development files says the peer is unavailable (peer.c).
  *
  * -f honours the flags field of the rules and of the trace
  * (CB_HONOUR_FLAGS, classbench.h): TCP rules get their TCP flags, ICMP
@@ -34,6 +40,7 @@
 #include <time.h>
 
 #include "classbench.h"
+#include "peer.h"
 #include "shim.h"
 
 #define SAMPLE_MAX	20000	/* lookups checked against the linear engine */
@@ -397,6 +404,88 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 		putchar(' ');	/* keep the lookups */
 }
 
+/* A peer's figures: build, then batches on the trace and shuffled. */
+struct peer_result {
+	const char *name;
+	double build_ms, ns_trace, ns_shuffled;
+	unsigned long checked, wrong;
+	bool ok;
+};
+
+static double time_peer(struct peer *p, u32 *ids, size_t n, int repeat,
+			u64 *sum)
+{
+	double t0;
+	int rep;
+
+	t0 = now_ns();
+	for (rep = 0; rep < repeat; rep++) {
+		peer_run(p, ids);
+		*sum += ids[n / 2];
+	}
+	return (now_ns() - t0) / ((double)n * repeat);
+}
+
+static void check_peer(const u32 *ids, const struct ref *ref,
+		       const struct tm_key *k, size_t n,
+		       struct peer_result *res)
+{
+	size_t i, step = n > ref->sample ? n / ref->sample : 1;
+
+	for (i = 0; i < n; i += step) {
+		const struct tm_rule *b = ref_lookup(ref, &k[i]);
+
+		res->checked++;
+		res->wrong += ids[i] != (b ? b->id : 0);
+	}
+}
+
+/* Build the peer, time it and check it on @trace, then on @shuf. */
+static void run_peer(const char *name, const struct cb_ruleset *rs,
+		     const struct tm_key *trace, const struct tm_key *shuf,
+		     size_t n, int repeat, const struct ref *ref,
+		     struct peer_result *res)
+{
+	struct peer *p;
+	u64 sum = 0;
+	char err[256];
+	double t0;
+	u32 *ids;
+
+	memset(res, 0, sizeof(*res));
+	res->name = name;
+	ids = calloc(n, sizeof(*ids));
+	if (!ids)
+		die("out of memory");
+	t0 = now_ns();
+	p = peer_build(name, rs->rules, rs->n, err, sizeof(err));
+	res->build_ms = (now_ns() - t0) / 1e6;
+	if (!p || peer_load(p, trace, n, err, sizeof(err))) {
+		printf("%-10s %s\n", name, err);
+		goto out;
+	}
+	peer_run(p, ids);
+	check_peer(ids, ref, trace, n, res);
+	res->ns_trace = time_peer(p, ids, n, repeat, &sum);
+	if (peer_load(p, shuf, n, err, sizeof(err))) {
+		printf("%-10s %s\n", name, err);
+		goto out;
+	}
+	peer_run(p, ids);
+	check_peer(ids, ref, shuf, n, res);
+	res->ns_shuffled = time_peer(p, ids, n, repeat, &sum);
+	res->ok = true;
+	printf("%-10s %9.1f %9s %7s %9s %7s %8.1f %8.1f %8s %8s %8s %6s %6s %6s %lu/%lu\n",
+	       name, res->build_ms, "-", "-", "-", "-", res->ns_trace,
+	       res->ns_shuffled, "-", "-", "-", "-", "-", "-", res->wrong,
+	       res->checked);
+out:
+	if (sum == 42)
+		putchar(' ');	/* keep the lookups */
+	peer_free(p);
+	free(ids);
+}
+
 /* A value in [lo, hi]; one below 256 if @byte and the range has one. */
 static u16 draw(u16 lo, u16 hi, bool byte)
 {
@@ -467,7 +556,8 @@ static const char *mode_name(bool flags)
 
 static void print_json(FILE *f, const char *rules, const char *trace,
 		       bool flags, size_t nrules, size_t npkts,
-		       const struct result *res, int nres)
+		       const struct result *res, int nres,
+		       const struct peer_result *peer)
 {
 	int i;
 
@@ -500,15 +590,27 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "wrong", r->wrong, 0);
 		fputc('}', f);
 	}
-	fprintf(f, "]}\n");
+	fputc(']', f);
+	if (peer && peer->ok) {
+		fprintf(f, ",\"peers\":[{\"peer\":\"%s\"", peer->name);
+		json_num(f, "build_ms", peer->build_ms, 2);
+		json_num(f, "ns_per_lookup_bulk", peer->ns_trace, 1);
+		json_num(f, "ns_per_lookup_bulk_shuffled", peer->ns_shuffled, 1);
+		json_num(f, "batch", BULK, 0);
+		json_num(f, "checked", peer->checked, 0);
+		json_num(f, "wrong", peer->wrong, 0);
+		fputs("}]", f);
+	}
+	fprintf(f, "}\n");
 }
 
 static void print_usage(void)
 {
 	fprintf(stderr,
-		"usage: tmbench [-e ENGINE,...] [-c COLLIDE] [-r REPEAT] [-j FILE] [-t]\n"
-		"               [-f] RULES [TRACE]\n"
+		"usage: tmbench [-e ENGINE,...] [-p PEER] [-c COLLIDE] [-r REPEAT]\n"
+		"               [-j FILE] [-t] [-f] RULES [TRACE]\n"
 		"engines: tuplemerge, tss, linear\n"
+		"-p, --peer rte_acl: DPDK's rte_acl beside ours (64 per batch)\n"
 		"-f: honour the flags field of RULES and TRACE (TCP flags, ICMP\n"
 		"    type and code); without it, the 5-tuple only\n");
 	exit(1);
@@ -543,6 +645,12 @@ int main(int argc, char **argv)
 	const char *json = NULL, *tracefile;
 	int c, i, neng = 3, repeat = 0;
 	unsigned int opts = 0;
+	static const struct option longopts[] = {
+		{ "peer", required_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct peer_result pres = { 0 };
+	const char *peer = NULL;
 	struct ref ref;
 	size_t n;
 	struct tm_key *shuf;
@@ -550,8 +658,14 @@ int main(int argc, char **argv)
 	char err[512];
 	u8 collide = 0;
 
-	while ((c = getopt(argc, argv, "e:c:g:H:r:j:tfh")) != -1) {
+	while ((c = getopt_long(argc, argv, "e:p:c:g:H:r:j:tfh", longopts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'p':
+			if (strcmp(optarg, "rte_acl"))
+				die("unknown peer (known: rte_acl)");
+			peer = optarg;
+			break;
 		case 'f':
 			flags = true;
 			opts = CB_HONOUR_FLAGS;
@@ -628,13 +742,15 @@ int main(int argc, char **argv)
 		       r->tuples, r->probes, r->max_chain, r->wrong, r->checked);
 		fflush(stdout);
 	}
+	if (peer)
+		run_peer(peer, &rs, tr.keys, shuf, n, repeat, &ref, &pres);
 	if (json) {
 		FILE *f = strcmp(json, "-") ? fopen(json, "w") : stdout;
 
 		if (!f)
 			die("cannot write the JSON file");
 		print_json(f, argv[optind], tracefile, flags, rs.n, n, res,
-			   neng);
+			   neng, &pres);
 		if (f != stdout)
 			fclose(f);
 	}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Peers of tmbench: other classifiers built from the same rules and timed
+ * on the same headers, side by side with ours.  Today DPDK's rte_acl, when
+ * tmbench is built with DPDK's development files (libdpdk-dev).
+ */
+#ifndef TMBENCH_PEER_H
+#define TMBENCH_PEER_H
+
+#include <stddef.h>
+
+#include "tm_cls.h"
+
+struct peer;
+
+/*
+ * Build the peer @name from @rules (the lower (priority, id) wins, as in
+ * tm_cls).  NULL with a message in @err when it is unknown, unavailable in
+ * this build, or the rules do not fit it.
+ */
+struct peer *peer_build(const char *name, const struct tm_rule *rules,
+			size_t n, char *err, size_t errlen);
+
+/*
+ * Take @keys[0..@n - 1] in the peer's own format, as a NIC's parser would
+ * hand them over; -1 with a message in @err if one does not fit.
+ */
+int peer_load(struct peer *p, const struct tm_key *keys, size_t n,
+	      char *err, size_t errlen);
+
+/* Classify the loaded keys, a batch at a time: @ids[i], 0 for no match. */
+void peer_run(struct peer *p, u32 *ids);
+
+/* Keys per classify call. */
+unsigned int peer_batch(const struct peer *p);
+
+void peer_free(struct peer *p);
+
+#endif
