@@ -92,16 +92,6 @@ static int eal_up(char *err, size_t errlen)
 	return state < 0 ? -1 : 0;
 }
 
-static int rank_cmp(const void *a, const void *b)
-{
-	const struct tm_rule *x = *(const struct tm_rule * const *)a;
-	const struct tm_rule *y = *(const struct tm_rule * const *)b;
-
-	if (x->priority != y->priority)
-		return x->priority < y->priority ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 static int acl_rules(struct rte_acl_ctx *ctx, const struct tm_rule *rules,
 		     size_t n, char *err, size_t errlen)
 {
@@ -118,7 +108,7 @@ static int acl_rules(struct rte_acl_ctx *ctx, const struct tm_rule *rules,
 	}
 	for (i = 0; i < n; i++)
 		order[i] = &rules[i];
-	qsort(order, n, sizeof(*order), rank_cmp);
+	qsort(order, n, sizeof(*order), rule_rank_cmp);
 	for (i = 0; i < n; i++) {
 		const struct tm_rule *r = order[i];
 		struct acl_rule *a = &ar[i];

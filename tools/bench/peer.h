@@ -13,6 +13,17 @@
 
 struct peer;
 
+/* For qsort() of rule pointers: the rule that wins first, as in tm_cls. */
+static inline int rule_rank_cmp(const void *a, const void *b)
+{
+	const struct tm_rule *x = *(const struct tm_rule * const *)a;
+	const struct tm_rule *y = *(const struct tm_rule * const *)b;
+
+	if (x->priority != y->priority)
+		return x->priority < y->priority ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
 /*
  * Build the peer @name from @rules (the lower (priority, id) wins, as in
  * tm_cls).  NULL with a message in @err when it is unknown, unavailable in

@@ -219,16 +219,6 @@ struct ref {
 	size_t n, sample;
 };
 
-static int rank_cmp(const void *a, const void *b)
-{
-	const struct tm_rule *x = *(const struct tm_rule * const *)a;
-	const struct tm_rule *y = *(const struct tm_rule * const *)b;
-
-	if (x->priority != y->priority)
-		return x->priority < y->priority ? -1 : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
-}
-
 static const struct tm_rule *ref_lookup(const struct ref *ref,
 					const struct tm_key *k)
 {
@@ -258,7 +248,7 @@ static void ref_init(struct ref *ref, const struct tm_rule *r, size_t n)
 		die("out of memory");
 	for (i = 0; i < n; i++)
 		ref->rules[i] = &r[i];
-	qsort(ref->rules, n, sizeof(*ref->rules), rank_cmp);
+	qsort(ref->rules, n, sizeof(*ref->rules), rule_rank_cmp);
 	if (SCAN_WORK / n < ref->sample)
 		ref->sample = SCAN_WORK / n;
 }
