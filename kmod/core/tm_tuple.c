@@ -985,13 +985,13 @@ static struct tm_tlist *tm_tlist_make(const struct tm_fam *f,
 				      struct tm_ttab *t, bool add, bool fresh)
 {
 	const struct tm_tlist *old = tm_tlist_get(f);
-	u32 i, j = 0, n = old ? old->n : 0;
-	u32 at = fresh ? n : tm_tle_find(old, t);
+	u32 i, j = 0, n = old ? old->n : 0, at;
 	struct tm_tlist *tl;
 	struct tm_tle e;
 
 	if (f->stale)
 		return tm_tlist_refresh(f, add ? t : NULL, fresh);
+	at = fresh ? n : tm_tle_find(old, t);
 	tl = tm_valloc(sizeof(*tl) + (n + 1) * sizeof(tl->e[0]));
 	if (!tl)
 		return NULL;
@@ -1223,28 +1223,31 @@ static bool tm_split_due(u32 live, u32 tried)
 }
 
 /*
- * Whether @t's list entry can take @t's better bound in place: the entry
- * before it is no worse, so the list stays sorted.  A reader sees the old
- * bound or the new one, one u64 store (hence 64-bit only): with the old, a
- * lookup may stop before a rule just published, the answer of the set
- * before the insert; with the new, it looks further.
+ * @t's list entry, if it can take @t's better bound in place (the entry
+ * before it is no worse, so the list stays sorted), or NULL.  A reader
+ * sees the old bound or the new one, one u64 store (hence 64-bit only):
+ * with the old, a lookup may stop before a rule just published, the answer
+ * of the set before the insert; with the new, it looks further.
  */
-static bool tm_tle_lowers(const struct tm_fam *f, const struct tm_ttab *t)
-{
-	const struct tm_tlist *tl = tm_tlist_get(f);
-	u32 i = tm_tle_find(tl, t);
-
-	return TM_U64_ONCE && !f->stale && i < tl->n &&
-	       (!i || tl->e[i - 1].best <= t->best);
-}
-
-static void tm_tle_lower(struct tm_fam *f, struct tm_ttab *t)
+static struct tm_tle *tm_tle_lowers(const struct tm_fam *f,
+				    const struct tm_ttab *t)
 {
 	struct tm_tlist *tl = tm_tlist_get(f);
-	u32 i = tm_tle_find(tl, t);
+	u32 i;
 
+	if (!TM_U64_ONCE || f->stale)
+		return NULL;
+	i = tm_tle_find(tl, t);
+	if (i == tl->n || (i && tl->e[i - 1].best > t->best))
+		return NULL;
+	return &tl->e[i];
+}
+
+/* Store @t's better bound in @e, from tm_tle_lowers(). */
+static void tm_tle_lower(struct tm_tle *e, struct tm_ttab *t)
+{
 	if (t->best < t->lbest) {
-		WRITE_ONCE(tl->e[i].best, t->best);
+		WRITE_ONCE(e->best, t->best);
 		t->lbest = t->best;
 	}
 }
@@ -1265,8 +1268,9 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	struct tm_node *old = tm_slot_node(h, slot), *node;
 	struct tm_ttab **tix = NULL;
 	struct tm_tlist *tl = NULL;
-	bool nomem, lower;
+	struct tm_tle *lower = NULL;
 	u32 tix_mask;
+	bool nomem;
 
 	node = tm_node_rebuild(old, &rr->rule, NULL, f->nw, &nomem);
 	if (!node)
@@ -1284,7 +1288,8 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	 */
 	if (rank < t->best)
 		t->best = rank;
-	lower = !fresh && !nh && t->best != old_best && tm_tle_lowers(f, t);
+	if (!fresh && !nh && t->best != old_best)
+		lower = tm_tle_lowers(f, t);
 	if (fresh || nh || (t->best != old_best && !lower)) {
 		tl = tm_tlist_make(f, t, true, fresh);
 		if (!tl)
@@ -1317,7 +1322,7 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	if (tl)
 		tm_tlist_swap(f, tl, t, NULL);
 	else if (lower)
-		tm_tle_lower(f, t);
+		tm_tle_lower(lower, t);
 	if (nh)
 		tm_retire(f, h, rcu);
 	if (old)
@@ -1960,6 +1965,7 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 		    const char **why)
 {
 	const struct tm_tlist *tl = tm_tlist_get(f);
+	const struct tm_ttab *found;
 	u32 i, j, rules = 0;
 	struct tm_tle m;
 	int err;
@@ -1993,9 +1999,8 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 		    tl->e[i].slen != m.slen || tl->e[i].dlen != m.dlen)
 			return tm_fail(why, "list entry differs from its tuple");
 		/* Each tuple found from its fields; TSS ones, only once. */
-		if (!tm_ttab_find(f, &t->tu) ||
-		    (cls->p.engine == TM_ENGINE_TSS &&
-		     tm_ttab_find(f, &t->tu) != t))
+		found = tm_ttab_find(f, &t->tu);
+		if (!found || (cls->p.engine == TM_ENGINE_TSS && found != t))
 			return tm_fail(why, "tuple index misses a tuple");
 		err = tm_ttab_verify(f, t, why);
 		if (err)
