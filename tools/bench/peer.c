@@ -17,6 +17,25 @@
 
 #include "peer.h"
 
+bool peer_known(const char *name)
+{
+	return !strcmp(name, "rte_acl");
+}
+
+static struct peer *acl_build(const struct tm_rule *rules, size_t n,
+			      char *err, size_t errlen);
+
+struct peer *peer_build(const char *name, const struct tm_rule *rules,
+			size_t n, char *err, size_t errlen)
+{
+	if (!peer_known(name)) {
+		snprintf(err, errlen, "unknown peer '%s' (known: %s)", name,
+			 PEER_NAMES);
+		return NULL;
+	}
+	return acl_build(rules, n, err, errlen);
+}
+
 #ifdef HAVE_RTE_ACL
 
 #include <arpa/inet.h>
@@ -145,8 +164,8 @@ static int acl_rules(struct rte_acl_ctx *ctx, const struct tm_rule *rules,
 	return ret ? -1 : 0;
 }
 
-struct peer *peer_build(const char *name, const struct tm_rule *rules,
-			size_t n, char *err, size_t errlen)
+static struct peer *acl_build(const struct tm_rule *rules, size_t n,
+			      char *err, size_t errlen)
 {
 	struct rte_acl_param prm = {
 		.name = "tmbench",
@@ -161,11 +180,6 @@ struct peer *peer_build(const char *name, const struct tm_rule *rules,
 	struct peer *p;
 	int ret;
 
-	if (strcmp(name, "rte_acl")) {
-		snprintf(err, errlen, "unknown peer '%s' (known: rte_acl)",
-			 name);
-		return NULL;
-	}
 	if (eal_up(err, errlen))
 		return NULL;
 	p = calloc(1, sizeof(*p));
@@ -253,15 +267,11 @@ void peer_free(struct peer *p)
 
 #else /* !HAVE_RTE_ACL */
 
-struct peer *peer_build(const char *name, const struct tm_rule *rules,
-			size_t n, char *err, size_t errlen)
+static struct peer *acl_build(const struct tm_rule *rules, size_t n,
+			      char *err, size_t errlen)
 {
-	if (strcmp(name, "rte_acl"))
-		snprintf(err, errlen, "unknown peer '%s' (known: rte_acl)",
-			 name);
-	else
-		snprintf(err, errlen,
-			 "peer rte_acl unavailable: tmbench was built without DPDK's development files (install libdpdk-dev, then make -C tools/bench clean all)");
+	snprintf(err, errlen,
+		 "peer rte_acl unavailable: tmbench was built without DPDK's development files (install libdpdk-dev, then make -C tools/bench clean all)");
 	return NULL;
 }
 

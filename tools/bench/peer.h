@@ -7,11 +7,17 @@
 #ifndef TMBENCH_PEER_H
 #define TMBENCH_PEER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tm_cls.h"
 
 struct peer;
+
+#define PEER_NAMES	"rte_acl"
+
+/* Whether @name is a peer tmbench knows (built in or not). */
+bool peer_known(const char *name);
 
 /* For qsort() of rule pointers: the rule that wins first, as in tm_cls. */
 static inline int rule_rank_cmp(const void *a, const void *b)

@@ -398,6 +398,7 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 struct peer_result {
 	const char *name;
 	double build_ms, ns_trace, ns_shuffled;
+	unsigned int batch;
 	unsigned long checked, wrong;
 	bool ok;
 };
@@ -436,9 +437,12 @@ static void run_peer(const char *name, const struct cb_ruleset *rs,
 		     size_t n, int repeat, const struct ref *ref,
 		     struct peer_result *res)
 {
+	const struct tm_key *in[] = { trace, shuf };
+	double *ns[] = { &res->ns_trace, &res->ns_shuffled };
 	struct peer *p;
 	u64 sum = 0;
 	char err[256];
+	unsigned int k;
 	double t0;
 	u32 *ids;
 
@@ -450,20 +454,16 @@ static void run_peer(const char *name, const struct cb_ruleset *rs,
 	t0 = now_ns();
 	p = peer_build(name, rs->rules, rs->n, err, sizeof(err));
 	res->build_ms = (now_ns() - t0) / 1e6;
-	if (!p || peer_load(p, trace, n, err, sizeof(err))) {
-		printf("%-10s %s\n", name, err);
-		goto out;
+	for (k = 0; k < 2; k++) {
+		if (!p || peer_load(p, in[k], n, err, sizeof(err))) {
+			printf("%-10s %s\n", name, err);
+			goto out;
+		}
+		peer_run(p, ids);
+		check_peer(ids, ref, in[k], n, res);
+		*ns[k] = time_peer(p, ids, n, repeat, &sum);
 	}
-	peer_run(p, ids);
-	check_peer(ids, ref, trace, n, res);
-	res->ns_trace = time_peer(p, ids, n, repeat, &sum);
-	if (peer_load(p, shuf, n, err, sizeof(err))) {
-		printf("%-10s %s\n", name, err);
-		goto out;
-	}
-	peer_run(p, ids);
-	check_peer(ids, ref, shuf, n, res);
-	res->ns_shuffled = time_peer(p, ids, n, repeat, &sum);
+	res->batch = peer_batch(p);
 	res->ok = true;
 	printf("%-10s %9.1f %9s %7s %9s %7s %8.1f %8.1f %8s %8s %8s %6s %6s %6s %lu/%lu\n",
 	       name, res->build_ms, "-", "-", "-", "-", res->ns_trace,
@@ -586,7 +586,7 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "build_ms", peer->build_ms, 2);
 		json_num(f, "ns_per_lookup_bulk", peer->ns_trace, 1);
 		json_num(f, "ns_per_lookup_bulk_shuffled", peer->ns_shuffled, 1);
-		json_num(f, "batch", BULK, 0);
+		json_num(f, "batch", peer->batch, 0);
 		json_num(f, "checked", peer->checked, 0);
 		json_num(f, "wrong", peer->wrong, 0);
 		fputs("}]", f);
@@ -652,8 +652,8 @@ int main(int argc, char **argv)
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (strcmp(optarg, "rte_acl"))
-				die("unknown peer (known: rte_acl)");
+			if (!peer_known(optarg))
+				die("unknown peer (known: " PEER_NAMES ")");
 			peer = optarg;
 			break;
 		case 'f':
