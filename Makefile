@@ -142,9 +142,11 @@ vm-fuzz: tools
 
 # The kernel benchmarks (selftests/bench/), in one VM run, so that their
 # ratios compare like with like; figures in Documentation/performance.rst.
+# bench/ovs.sh needs Open vSwitch: vm-bench installs it (tools/deps.sh bench).
 VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh bench/stateful.sh \
-	bench/lb.sh
+	bench/lb.sh bench/ovs.sh
 vm-bench: tools
+	tools/deps.sh bench
 	$(MAKE) module-$(KVER)
 	$(MAKE) -C tools/classbench SANITIZE= tmgen
 	$(MAKE) -C tools/bench

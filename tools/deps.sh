@@ -14,6 +14,12 @@
 #                              the kernel's source, is in the default set:
 #                              `make spec-check` takes the netlink schemas
 #                              and ynl from it)
+#   tools/deps.sh bench        also what the kernel benchmarks compare
+#                              with (`make vm-bench`): Open vSwitch for
+#                              selftests/bench/ovs.sh.  On a machine where
+#                              systemd runs and lets packages start
+#                              services, installing it enables and starts
+#                              openvswitch-switch.service
 
 set -eu
 
@@ -83,8 +89,10 @@ for what in "$@"; do
 	case $what in
 	debug-kernel)
 		pkgs+=(flex bison bc libelf-dev libssl-dev xz-utils rsync) ;;
+	bench)
+		pkgs+=(openvswitch-switch) ;;
 	*)
-		echo "deps: unknown set '$what' (known: debug-kernel)" >&2
+		echo "deps: unknown set '$what' (known: debug-kernel, bench)" >&2
 		exit 2 ;;
 	esac
 done

@@ -17,6 +17,7 @@
 # are.  Run in the VM: make vm-bench.
 
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib_pktgen.sh"
 
 require_root
 require_cmd ip awk nft modprobe
@@ -25,13 +26,12 @@ require_module
 N=${N:-10000}
 DURATION=${DURATION:-8}
 HERE=$(dirname "$0")
-PG=/proc/net/pktgen
 DEV=tmb0
 TMP=$(mktemp -d)
 
 cleanup()
 {
-	echo stop >$PG/pgctrl 2>/dev/null
+	pktgen_stop
 	"$TMCTL" table del bench 2>/dev/null
 	nft delete table ip bench 2>/dev/null
 	ip link del $DEV 2>/dev/null
@@ -39,40 +39,12 @@ cleanup()
 }
 trap cleanup EXIT
 
-modprobe pktgen || skip "no pktgen"
-ip link add $DEV type dummy || exit "$ksft_fail"
-ip link set $DEV up
-ip addr add 198.18.0.1/24 dev $DEV
+pktgen_dummy $DEV 0
 
-echo rem_device_all >$PG/kpktgend_0
-echo "add_device $DEV" >$PG/kpktgend_0
-pg()
-{
-	echo "$1" >"$PG/$DEV" || { echo "pktgen: '$1' refused" >&2; exit 1; }
-}
-pg "xmit_mode netif_receive"
-pg "count 0"
-pg "pkt_size 60"
-pg "dst 198.18.0.1"
-pg "dst_mac $(cat /sys/class/net/$DEV/address)"
-pg "src_min 1.0.0.0"
-pg "src_max 223.255.255.255"
-pg "udp_src_min 0"
-pg "udp_src_max 65535"
-pg "udp_dst_min 0"
-pg "udp_dst_max 65535"
-pg "flag IPSRC_RND"
-pg "flag UDPSRC_RND"
-pg "flag UDPDST_RND"
-
-# run NAME: pktgen for DURATION s; prints NAME pps lookups-seen.
+# run NAME: pktgen for DURATION s; prints NAME pps.
 run()
 {
-	echo start >$PG/pgctrl &
-	sleep "$DURATION"
-	echo stop >$PG/pgctrl
-	wait
-	awk -v n="$1" '/pps/ { for (i = 1; i <= NF; i++) if ($i ~ /pps$/) { sub(/pps/, "", $i); print n, $i } }' "$PG/$DEV"
+	echo "$1 $(pktgen_pps $DEV "$DURATION")"
 }
 
 TMGEN=$TM_TOP/tools/classbench/tmgen
@@ -81,7 +53,7 @@ TMGEN=$TM_TOP/tools/classbench/tmgen
 # Two rule sets: "acl", a tmgen acl set, whose wildcard rules catch random
 # packets early in the list (rule ~1700 of 10000 here), and "plain",
 # gen_rules.awk's set, which random packets mostly miss, so that a chain
-# evaluates every rule.
+# evaluates every rule..
 "$TMGEN" rules --type acl --count "$N" --seed 1 >"$TMP/acl.cb" ||
 	exit "$ksft_fail"
 awk -F'\t' -v table=bench -v hook=prerouting -v policy=drop -v act=drop \

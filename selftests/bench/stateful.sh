@@ -21,6 +21,7 @@
 # VM_BENCH=bench/stateful.sh; compare ratios, not absolute figures.
 
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib_pktgen.sh"
 
 require_root
 require_cmd ip awk nft modprobe
@@ -28,13 +29,12 @@ require_module
 
 N=${N:-10000}
 DURATION=${DURATION:-8}
-PG=/proc/net/pktgen
 DEV=tmb0
 TMP=$(mktemp -d)
 
 cleanup()
 {
-	echo stop >$PG/pgctrl 2>/dev/null
+	pktgen_stop
 	"$TMCTL" table del fw 2>/dev/null
 	nft delete table ip fw 2>/dev/null
 	nft delete table ip ctkeep 2>/dev/null
@@ -43,10 +43,7 @@ cleanup()
 }
 trap cleanup EXIT
 
-modprobe pktgen || skip "no pktgen"
-ip link add $DEV type dummy || exit "$ksft_fail"
-ip link set $DEV up
-ip addr add 198.18.0.1/24 dev $DEV
+pktgen_dummy $DEV 1 "flows 256" "flowlen 1000"
 nft -f - <<EOF || exit "$ksft_fail"
 table ip ctkeep {
 	chain o {
@@ -56,37 +53,10 @@ table ip ctkeep {
 }
 EOF
 
-echo rem_device_all >$PG/kpktgend_0
-echo "add_device $DEV" >$PG/kpktgend_0
-pg()
-{
-	echo "$1" >"$PG/$DEV" || { echo "pktgen: '$1' refused" >&2; exit 1; }
-}
-pg "xmit_mode netif_receive"
-pg "count 0"
-pg "pkt_size 60"
-pg "dst 198.18.0.1"
-pg "dst_mac $(cat /sys/class/net/$DEV/address)"
-pg "src_min 1.0.0.0"
-pg "src_max 223.255.255.255"
-pg "udp_src_min 1"
-pg "udp_src_max 65535"
-pg "udp_dst_min 1"
-pg "udp_dst_max 65535"
-pg "flag IPSRC_RND"
-pg "flag UDPSRC_RND"
-pg "flag UDPDST_RND"
-pg "flows 256"
-pg "flowlen 1000"
-
 # run NAME: pktgen for DURATION s; prints NAME pps.
 run()
 {
-	echo start >$PG/pgctrl &
-	sleep "$DURATION"
-	echo stop >$PG/pgctrl
-	wait
-	awk -v n="$1" '/pps/ { for (i = 1; i <= NF; i++) if ($i ~ /pps$/) { sub(/pps/, "", $i); print n, $i } }' "$PG/$DEV"
+	echo "$1 $(pktgen_pps $DEV "$DURATION")"
 }
 
 # The policy: fmt=tmctl (a batch), nft (a chain of rules) or nftset (the
