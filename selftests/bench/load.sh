@@ -6,8 +6,10 @@
 # `nft -f` (one nft chain), `iptables-restore` (Debian's nft backend) and
 # `iptables-legacy-restore`, each one process timed from start to exit in
 # a fresh namespace where its table (and nft's chain) already exists.
-# Prints seconds, rules/s and the ratio to tmctl.  Run in the VM:
-# make vm-bench.
+# Prints seconds, rules/s and the ratio to tmctl.  Then BIG rules
+# (1,000,000; 0 for none) with `tmctl -f` alone: seconds, rules/s, the
+# table's own count of its bytes and what the machine's available memory
+# lost.  Run in the VM: make vm-bench.
 
 source "$(dirname "$0")/../lib.sh"
 
@@ -16,6 +18,7 @@ require_cmd ip awk nft iptables-restore iptables-legacy-restore
 require_module
 
 N=${N:-100000}
+BIG=${BIG:-1000000}
 HERE=$(dirname "$0")
 TMP=$(mktemp -d)
 trap 'cleanup_ns; rm -rf "$TMP"' EXIT
@@ -63,3 +66,26 @@ awk -v n="$N" '
 		for (i = 1; i <= NR; i++)
 			printf "%-26s %10.2f %12.0f %9.1fx\n", name[i], t[i], n / t[i], t[i] / t[1]
 	}' "$TMP/times"
+
+[ "$BIG" -gt 0 ] || exit 0
+awk -v n="$BIG" -v fmt=tmctl -v table=t -f "$HERE/gen_rules.awk" >"$TMP/big"
+avail() { awk '/^MemAvailable:/ { print $2 * 1024 }' /proc/meminfo; }
+setup_ns ns || exit "$ksft_fail"
+ip netns exec "$ns" "$TMCTL" table add t family ip || exit "$ksft_fail"
+m0=$(avail)
+t0=$(now)
+ip netns exec "$ns" "$TMCTL" -f "$TMP/big" || { echo "tmctl -f of $BIG rules failed" >&2; exit "$ksft_fail"; }
+t1=$(now)
+m1=$(avail)
+bytes=$(ip netns exec "$ns" "$TMCTL" table show t |
+	awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }')
+rules=$(ip netns exec "$ns" "$TMCTL" table show t |
+	awk '{ for (i = 1; i < NF; i++) if ($i == "rules") print $(i + 1) }')
+[ "$rules" = "$BIG" ] || { echo "the table holds $rules rules, not $BIG" >&2; exit "$ksft_fail"; }
+echo "# loading $BIG rules with tmctl -f (one transaction)"
+awk -v n="$BIG" -v a="$t0" -v b="$t1" -v by="$bytes" -v m="$((m0 - m1))" 'BEGIN {
+	printf "%-10s %10s %12s %14s %12s %14s %12s\n", "rules", "seconds", "rules/s",
+		"table bytes", "B/rule", "memory lost", "B/rule"
+	printf "%-10d %10.2f %12.0f %14d %12.0f %14d %12.0f\n", n, b - a, n / (b - a),
+		by, by / n, m, m / n
+}'
