@@ -90,6 +90,19 @@ module-%:
 
 modules-all: $(addprefix module-,$(KVERS))
 
+# tm_kbench.ko, kmod/core's lookups timed in the kernel (selftests/kbench/,
+# for bench/kbench.sh): build/<release>/kbench/, a shadow tree of that
+# directory and of kmod/core's sources, warnings as errors.
+vm_kbench = $(MODBUILD)/$(call vm_krel,$(1))/kbench/tm_kbench.ko
+kbench-%:
+	$(call need_kdir,$(call vm_kdir,$*),$*)
+	@mkdir -p $(dir $(call vm_kbench,$*))
+	@cp -asf $(CURDIR)/selftests/kbench/* $(CURDIR)/kmod/core/* \
+		$(dir $(call vm_kbench,$*))
+	$(MAKE) -C $(call vm_kdir,$*) M=$(patsubst %/,%,$(dir $(call vm_kbench,$*))) \
+		W=1 KCFLAGS=-Werror modules
+	@strip --strip-debug $(call vm_kbench,$*)
+
 # The exact release of a series, for scripts: make -s krel-6.12
 krel-%:
 	@echo $(call vm_krel,$*)
@@ -144,10 +157,10 @@ vm-fuzz: tools
 # ratios compare like with like; figures in Documentation/performance.rst.
 # bench/ovs.sh needs Open vSwitch: vm-bench installs it (tools/deps.sh bench).
 VM_BENCH ?= bench/load.sh bench/latency.sh bench/pps.sh bench/stateful.sh \
-	bench/lb.sh bench/ovs.sh
+	bench/lb.sh bench/ovs.sh bench/kbench.sh
 vm-bench: tools
 	tools/deps.sh bench
-	$(MAKE) module-$(KVER)
+	$(MAKE) module-$(KVER) kbench-$(KVER)
 	$(MAKE) -C tools/classbench SANITIZE= tmgen
 	$(MAKE) -C tools/bench
 	$(MAKE) --no-print-directory vm-bench-run

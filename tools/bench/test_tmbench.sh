@@ -4,8 +4,8 @@
 # tmbench and make bench-scale, end to end on small generated sets (a few
 # seconds; `make -C tools/bench check`): every engine's sampled lookups
 # agree with the reference, the JSON says so, the rte_acl peer agrees too
-# or says it is unavailable, a bad peer name is refused, and scale.sh draws
-# its picture from a 1K set.
+# or says it is unavailable, a bad peer name is refused, -k writes what
+# tm_kbench.ko reads, and scale.sh draws its picture from a 1K set.
 
 set -u
 
@@ -75,6 +75,39 @@ fi
 rc=$?
 grep -q "unknown peer" "$tmp/out"
 ok $(( !rc || $? )) "tmbench -p nosuch: refused, exit status $rc"
+
+# -k: tm_kbench.ko's file holds every rule and header, and its answers are
+# the first rule (the ids are line numbers) that matches the header, by a
+# scan of the rule file of its own on a sample of the headers.
+"$tmbench" -e tuplemerge -r 1 -k "$tmp/acl4.blob" "$tmp/acl4" \
+	"$tmp/acl4.trace" > "$tmp/out" 2>&1
+rc=$?
+python3 - "$tmp/acl4.blob" "$tmp/acl4" "$tmp/acl4.trace" <<'PY'
+import ipaddress, struct, sys
+b = open(sys.argv[1], "rb").read()
+magic, rsz, ksz, nr, nk = struct.unpack_from("<8s4I", b)
+rules = []
+for line in open(sys.argv[2]):
+    f = line[1:].rstrip("\n").split("\t")
+    sp, dp = ([int(x) for x in f[i].split(" : ")] for i in (2, 3))
+    pv, pm = (int(x, 16) for x in f[4].split("/"))
+    rules.append((ipaddress.ip_network(f[0]), ipaddress.ip_network(f[1]),
+                  sp, dp, pv, pm))
+keys = [[int(x) for x in l.split()] for l in open(sys.argv[3]) if l.strip()]
+ans = struct.unpack_from("<%dI" % nk, b, 24 + nr * rsz + nk * ksz)
+def first(k):
+    s, d = ipaddress.ip_address(k[0]), ipaddress.ip_address(k[1])
+    for i, (rs, rd, sp, dp, pv, pm) in enumerate(rules):
+        if (s in rs and d in rd and sp[0] <= k[2] <= sp[1] and
+                dp[0] <= k[3] <= dp[1] and k[4] & pm == pv & pm):
+            return i + 1
+    return 0xffffffff
+ok = (magic == b"TMKBLOB1" and nr == len(rules) and nk == len(keys) and
+      len(b) == 24 + nr * rsz + nk * (ksz + 4) and
+      all(ans[i] == first(keys[i]) for i in range(0, nk, 40)))
+sys.exit(0 if ok else 1)
+PY
+ok $((rc || $?)) "tmbench -k: the rules, the headers and first-match answers"
 
 SCALE_SIZES=1000 SCALE_TYPES=acl SCALE_FAMILIES=4 SCALE_RUNS=1 \
 	SCALE_OUT="$tmp/scale" SCALE_PNG="$tmp/scale.png" \

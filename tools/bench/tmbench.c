@@ -4,7 +4,7 @@
  * rule file and trace.
  *
  *	tmbench [-e ENGINES] [-p PEER] [-c COLLIDE] [-r REPEAT] [-j JSON]
- *		[-t] [-f] RULES [TRACE]
+ *		[-k FILE] [-t] [-f] RULES [TRACE]
  *
  * For each engine (default: tuplemerge,tss,linear): build time, ns per
  * lookup and Mpps on the trace as given (ClassBench locality) and on the
@@ -22,6 +22,10 @@
  * packet, 64 packets per call, in the bulk columns, its answers checked
  * against the reference like ours; tmbench built without DPDK's
  * development files says the peer is unavailable (peer.c).
+ *
+ * -k FILE writes the rules, the trace and the tuplemerge engine's answers
+ * for tm_kbench.ko (selftests/kbench/), which times the same lookups in
+ * the kernel and checks its answers against these.
  *
  * -f honours the flags field of the rules and of the trace
  * (CB_HONOUR_FLAGS, classbench.h): TCP rules get their TCP flags, ICMP
@@ -42,6 +46,7 @@
 #include "classbench.h"
 #include "peer.h"
 #include "shim.h"
+#include "tm_kblob.h"
 
 #define SAMPLE_MAX	20000	/* lookups checked against the linear engine */
 /*
@@ -594,13 +599,52 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 	fprintf(f, "}\n");
 }
 
+/*
+ * tm_kbench.ko's file (tm_kblob.h): @rs's rules, the @n keys @k and the
+ * answers of a tuplemerge classifier of @collide.
+ */
+static void write_kblob(const char *path, const struct cb_ruleset *rs,
+			const struct tm_key *k, size_t n, u8 collide)
+{
+	struct tm_kblob h = { .rule_size = sizeof(struct tm_rule),
+			      .key_size = sizeof(struct tm_key),
+			      .nrules = rs->n, .nkeys = n };
+	struct tm_cls *cls;
+	FILE *f;
+	size_t i;
+	bool ok;
+
+	if (rs->n > TM_KBLOB_MAX_RULES || n > TM_KBLOB_MAX_KEYS)
+		die("-k: too many rules or keys for tm_kbench");
+	memcpy(h.magic, TM_KBLOB_MAGIC, sizeof(h.magic));
+	f = fopen(path, "w");
+	if (!f)
+		die("-k: cannot write the file");
+	cls = build(TM_ENGINE_TUPLEMERGE, collide, rs->rules, rs->n);
+	ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
+	     fwrite(rs->rules, sizeof(*rs->rules), rs->n, f) == rs->n &&
+	     fwrite(k, sizeof(*k), n, f) == n;
+	rcu_read_lock();
+	for (i = 0; ok && i < n; i++) {
+		const struct tm_rule *r = tm_cls_lookup(cls, &k[i]);
+		u32 id = r ? r->id : TM_KBLOB_NONE;
+
+		ok = fwrite(&id, sizeof(id), 1, f) == 1;
+	}
+	rcu_read_unlock();
+	tm_cls_destroy(cls);
+	if (fclose(f) || !ok)
+		die("-k: cannot write the file");
+}
+
 static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: tmbench [-e ENGINE,...] [-p PEER] [-c COLLIDE] [-r REPEAT]\n"
-		"               [-j FILE] [-t] [-f] RULES [TRACE]\n"
+		"               [-j FILE] [-k FILE] [-t] [-f] RULES [TRACE]\n"
 		"engines: tuplemerge, tss, linear\n"
 		"-p, --peer rte_acl: DPDK's rte_acl beside ours (64 per batch)\n"
+		"-k FILE: the rules, trace and answers for tm_kbench.ko\n"
 		"-f: honour the flags field of RULES and TRACE (TCP flags, ICMP\n"
 		"    type and code); without it, the 5-tuple only\n");
 	exit(1);
@@ -632,7 +676,7 @@ int main(int argc, char **argv)
 	struct result res[TM_ENGINE_MAX + 1];
 	struct cb_ruleset rs = { 0 };
 	struct cb_trace tr = { 0 };
-	const char *json = NULL, *tracefile;
+	const char *json = NULL, *kblob = NULL, *tracefile;
 	int c, i, neng = 3, repeat = 0;
 	unsigned int opts = 0;
 	static const struct option longopts[] = {
@@ -648,7 +692,7 @@ int main(int argc, char **argv)
 	char err[512];
 	u8 collide = 0;
 
-	while ((c = getopt_long(argc, argv, "e:p:c:g:H:r:j:tfh", longopts,
+	while ((c = getopt_long(argc, argv, "e:p:c:g:H:r:j:k:tfh", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -681,6 +725,9 @@ int main(int argc, char **argv)
 		case 'j':
 			json = optarg;
 			break;
+		case 'k':
+			kblob = optarg;
+			break;
 		default:
 			print_usage();
 		}
@@ -708,6 +755,8 @@ int main(int argc, char **argv)
 	if (!repeat)
 		repeat = n >= 2000000 ? 1 : 2000000 / n;
 	ref_init(&ref, rs.rules, rs.n);
+	if (kblob)
+		write_kblob(kblob, &rs, tr.keys, n, collide);
 
 	printf("rules %s: %zu rules; trace %s: %zu packets, %d passes; %s",
 	       argv[optind], rs.n, tracefile ? tracefile : "(one per rule)",
