@@ -425,6 +425,6 @@ help:
 	@echo "targets: all modules tools check check-core vm-check vm-check-all"
 	@echo "         vm-selftest vm-bench vm-fuzz vm-debug-kernel bench install"
 	@echo "         install-tools dkms-install deb style sparse clean deps demo"
-	@echo "         srlb-sim bench-scale"
+	@echo "         srlb-sim bench-scale kbench-KVER"
 	@echo "variables: KDIR=headers dir, KVER=6.1|6.12|6.12-debug|release,"
 	@echo "           TESTS=..., FUZZ_TIME=s, FUZZ_SEED=n, CPU_LOCK=file"
