@@ -77,10 +77,9 @@ t0=$(now)
 ip netns exec "$ns" "$TMCTL" -f "$TMP/big" || { echo "tmctl -f of $BIG rules failed" >&2; exit "$ksft_fail"; }
 t1=$(now)
 m1=$(avail)
-bytes=$(ip netns exec "$ns" "$TMCTL" table show t |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "bytes") print $(i + 1) }')
-rules=$(ip netns exec "$ns" "$TMCTL" table show t |
-	awk '{ for (i = 1; i < NF; i++) if ($i == "rules") print $(i + 1) }')
+read -r rules bytes <<<"$(ip netns exec "$ns" "$TMCTL" table show t |
+	awk '{ for (i = 1; i < NF; i++) { if ($i == "rules") r = $(i + 1); if ($i == "bytes") b = $(i + 1) } }
+	     END { print r, b }')"
 [ "$rules" = "$BIG" ] || { echo "the table holds $rules rules, not $BIG" >&2; exit "$ksft_fail"; }
 echo "# loading $BIG rules with tmctl -f (one transaction)"
 awk -v n="$BIG" -v a="$t0" -v b="$t1" -v by="$bytes" -v m="$((m0 - m1))" 'BEGIN {

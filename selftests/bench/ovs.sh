@@ -75,12 +75,13 @@ run()
 {
 	local before after pps
 
-	[ "${1#ovs}" != "$1" ] && before=$(dp_stats)
-	pps=$(pktgen_pps $DEV "$DURATION")
 	if [ "${1#ovs}" = "$1" ]; then
+		pps=$(pktgen_pps $DEV "$DURATION")
 		echo "$1 $pps $pps"
 		return
 	fi
+	before=$(dp_stats)
+	pps=$(pktgen_pps $DEV "$DURATION")
 	after=$(dp_stats)
 	echo "$1 $pps $before $after" |
 		awk -v d="$DURATION" '{ printf "%s %d %d %d %d\n", $1, $2,
