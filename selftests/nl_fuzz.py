@@ -1004,6 +1004,58 @@ class Fuzzer:
         self.model.rules.setdefault(table, {})[rid] = r
         self.txn_dirty(table)
 
+    def holds(self, r, attrs):
+        """Whether the rule read back, r, holds what attrs asked."""
+        return all(same(k, v, r.get(k), attrs) for k, v in attrs
+                   if k not in ("table-name", "rule-reset-counters"))
+
+    def op_rules(self, cmd):
+        """Several rules in one request, each a "rule" nest: each is
+        applied or refused on its own, so afterwards each id holds what its
+        first nest asked (rule-set: its last) or what it held before."""
+        r = self.rng
+        table = r.choice(TABLES)
+        nests = []
+        for _ in range(r.randint(1, 4)):
+            a = self.gen.rule(table, r.randint(1, 30))
+            nests.append([x for x in a if x[0] != "table-name"])
+        payload = build([pack_value(self.spec, "table-name", table)] +
+                        [(self.spec.attrs["rule"]["num"] | NLA_F_NESTED,
+                          build(pack_value(self.spec, n, v) for n, v in a))
+                         for a in nests])
+        before = dict(self.model.rules.get(table, {}))
+        seq = self.nl.next_seq()
+        m = nlmsg(self.family, self.spec.cmds[cmd], payload,
+                  tmnl.NLM_F_REQUEST | tmnl.NLM_F_ACK, seq)
+        self.remember(cmd + " nests", m)
+        try:
+            a = self.nl.exchange([(seq, m)], [seq])[seq]
+        except Failure as e:
+            self.fail("%s with nests: %s" % (cmd, e), m)
+        self.count("%s nests %s" % (cmd, "ok" if a.ok else "err%s" % a.errno))
+        ids = [dict(n)["rule-id"] for n in nests]
+        for rid in sorted(set(ids)):
+            asked = [n for n in nests if dict(n)["rule-id"] == rid]
+            # The nest that decides: rule-new's first one that is not
+            # refused, rule-set's last one; others may be too (a rule-new
+            # after a refused one, a rule-set before the last).
+            g, _ = self.req("rule-get", [("table-name", table),
+                                         ("rule-id", rid)])
+            got = canon_rule(g.replies[0]) if g.replies else None
+            old = before.get(rid)
+            if got is None:
+                ok = old is None
+            else:
+                ok = got == old or any(self.holds(got, n) for n in asked)
+            if not ok:
+                self.fail("%s with nests %s/%d: %r, before %r, asked %r" %
+                          (cmd, table, rid, got, old, asked), m)
+            if got is None:
+                self.model.rules.get(table, {}).pop(rid, None)
+            elif table in self.model.tables:
+                self.model.rules.setdefault(table, {})[rid] = got
+        self.txn_dirty(table)
+
     def op_rule_del(self):
         table = self.rng.choice(TABLES)
         txn = self.txn[0] if self.txn and self.rng.random() < 0.6 else None
@@ -1290,13 +1342,27 @@ class Fuzzer:
         g1 = ans[probe].replies[0]["net-generation"] \
             if ans[probe].replies else self.generation()
         if g1 != g0:
-            if a.errno and a.errno < 0:
+            # Several rule nests: each applied or refused on its own.
+            if a.errno and a.errno < 0 and not self.nests(cmd, m):
                 self.fail("mutated %s refused (%s: %s) but the generation "
                           "moved %d -> %d" % (cmd, a.errno, a.msg, g0, g1),
                           m)
             self.resync("accepted mutation")
             if self.txn:
                 self.txn[2].update(self.model.tables)
+
+    def nests(self, cmd, m):
+        """Whether request m of cmd holds two "rule" nests or more."""
+        if cmd not in ("rule-new", "rule-set") or len(m) < 20:
+            return False
+        num, n, off = self.spec.attrs["rule"]["num"], 0, 20
+        while off + 4 <= len(m):
+            alen, anum = struct.unpack_from("HH", m, off)
+            if alen < 4:
+                break
+            n += (anum & ~(NLA_F_NESTED | NLA_F_NET_BYTEORDER)) == num
+            off += (alen + 3) & ~3
+        return n > 1
 
     def resync(self, why):
         self.count("resync (%s)" % why)
@@ -1319,6 +1385,8 @@ class Fuzzer:
         ops = ((6, self.op_table_new), (2, self.op_table_del),
                (14, lambda: self.op_rule("rule-new")),
                (5, lambda: self.op_rule("rule-set")),
+               (4, lambda: self.op_rules("rule-new")),
+               (2, lambda: self.op_rules("rule-set")),
                (6, self.op_rule_del), (6, self.op_txn), (8, self.op_sid),
                (10, self.op_lb), (6, self.op_read), (30, self.mutated))
         weights = [w for w, _ in ops]

@@ -160,9 +160,47 @@ test_long_batch()
 	log_test "a long batch with a bad or refused line changes nothing"
 }
 
+# tmctl -f packs the rules of a table many to a message (TM_A_RULE nests):
+# each refusal still names its line, and its word (iif: no input interface
+# at an output hook), and a message refused in part changes nothing.
+test_batch_messages()
+{
+	local out rc
+
+	tm table add out family ip hook output
+	awk 'BEGIN { print "rule flush out"
+		for (i = 1; i <= 200; i++) {
+			id = i
+			if (i == 10 || i == 40) id = 3
+			if (i == 149) id = 1
+			printf "rule add out id %d dport %d %sdrop\n", id, i,
+				i == 30 ? "iif lo " : ""
+		} }' >"$TMP/out-bad"
+	out=$(tm -f "$TMP/out-bad" 2>&1)
+	rc=$?
+	expect_eq "exit of a batch with refused rules" "$rc" 2
+	expect_eq "errors of a batch with refused rules" "$out" \
+"$TMP/out-bad:11: error: Rule id already in use in this table (File exists)
+$TMP/out-bad:31:33: error: Packets have no input interface at the table's hook (Invalid argument)
+$TMP/out-bad:41: error: Rule id already in use in this table (File exists)
+$TMP/out-bad:150: error: Rule id already in use in this table (File exists)"
+	expect_eq "rules after the refused batch" "$(tm rule list out)" ""
+	out=$(sed -e '/iif/d' -e 's/id 3 dport \(10\|40\) /id 100\1 dport \1 /' \
+		-e 's/id 1 dport 149 /id 1149 dport 149 /' "$TMP/out-bad" |
+		tm -v -f - 2>&1)
+	check_err $? "the batch without its refused rules: $out"
+	[[ "$out" =~ 200\ requests\ in\ ([0-9]+)\ messages ]] &&
+		[ "${BASH_REMATCH[1]}" -lt 10 ]
+	check_err $? "200 requests in fewer than 10 messages: $out"
+	expect_eq "rules of the batch" "$(tm rule list out | wc -l)" 199
+	tm table del out
+	log_test "rules many to a message: each refusal at its line and word"
+}
+
 test_monitor
 test_import
 test_json_stats
 test_long_batch
+test_batch_messages
 
 exit "$EXIT_STATUS"

@@ -179,6 +179,37 @@ test_extack()
 	log_test "a bad rule-src-len: the extack names the attribute"
 }
 
+# Several rules in one rule-new, each a "rule" nest: each applied or
+# refused on its own; rule attributes both at the top level and in nests
+# are refused.
+test_nests()
+{
+	local out rc
+
+	out=$(ynl --do rule-new --json '{"table-name": "t", "rule": [
+		{"rule-id": 3, "rule-proto": 17, "rule-action": "drop"},
+		{"rule-id": 1, "rule-proto": 6},
+		{"rule-id": 4, "rule-proto": 1, "rule-comment": "nest"}]}' 2>&1)
+	rc=$?
+	expect_eq "exit code of cli.py with one nest refused" "$rc" 1
+	expect_in "error of the refused nest" "$out" "Rule id already in use" \
+		"'bad-attr': '.rule'"
+	out=$(tm -s rule list t)
+	expect_in "rules of the nests around the refused one" "$out" \
+		"rule add t id 3 priority 0 family inet proto udp drop" \
+		"rule add t id 4 priority 0 family inet proto icmp comment nest accept"
+	expect_eq "rules after the nests" "$(wc -l <<<"$out")" 4
+	out=$(ynl --do rule-new --json '{"table-name": "t", "rule-id": 5,
+		"rule": [{"rule-id": 6}]}' 2>&1)
+	rc=$?
+	expect_eq "exit code of cli.py on top-level and nested rules" "$rc" 1
+	expect_in "error of top-level and nested rules" "$out" \
+		"both at the top level and in TM_A_RULE nests"
+	expect_eq "rules after the mixed request" "$(tm rule list t | wc -l)" 4
+	tm rule del t id 3 && tm rule del t id 4
+	log_test "rule-new with several rule nests: each on its own"
+}
+
 test_delete()
 {
 	local out
@@ -195,5 +226,6 @@ test_dumps
 test_lookup
 test_tmctl
 test_extack
+test_nests
 test_delete
 exit "$EXIT_STATUS"

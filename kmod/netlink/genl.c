@@ -164,52 +164,62 @@ static const struct nla_policy tm_rule_set_policy[TM_A_MAX + 1] = {
 	[TM_A_RULE_SET_ELEM] = NLA_POLICY_NESTED(tm_rule_value_policy),
 };
 
+/* What a rule is made of: TM_CMD_RULE_NEW and _SET, or a TM_A_RULE nest. */
+#define TM_POLICY_RULE_FIELDS \
+	[TM_A_RULE_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &tm_rule_id_range), \
+	[TM_A_RULE_PRIORITY] = { .type = NLA_U32 }, \
+	[TM_A_RULE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4, \
+					      TM_FAMILY_MAX), \
+	TM_POLICY_SET_FIELDS, \
+	[TM_A_RULE_IIF] = NLA_POLICY_MIN(NLA_U32, 1), \
+	[TM_A_RULE_OIF] = NLA_POLICY_MIN(NLA_U32, 1), \
+	[TM_A_RULE_ACTION] = NLA_POLICY_MAX(NLA_U8, TM_ACT_MAX), \
+	[TM_A_RULE_REJECT] = NLA_POLICY_MAX(NLA_U8, TM_REJECT_MAX), \
+	[TM_A_RULE_MARK] = { .type = NLA_U32 }, \
+	[TM_A_RULE_LB_SERVICE] = { .type = NLA_NUL_STRING, \
+				   .len = TM_NAME_MAX - 1 }, \
+	[TM_A_RULE_COMMENT] = { .type = NLA_NUL_STRING, \
+				.len = TM_COMMENT_MAX - 1 }, \
+	[TM_A_RULE_COOKIE] = { .type = NLA_U64 }, \
+	[TM_A_RULE_RESET_COUNTERS] = { .type = NLA_FLAG }, \
+	/* Sets of values, bit 1 << value each: not empty. */ \
+	[TM_A_RULE_CT_STATE] = NLA_POLICY_RANGE(NLA_U8, 1, TM_CT_STATE_SET), \
+	[TM_A_RULE_TCP_FLAGS] = { .type = NLA_U8 }, \
+	[TM_A_RULE_TCP_FLAGS_MASK] = NLA_POLICY_MIN(NLA_U8, 1), \
+	[TM_A_RULE_ICMP_TYPE_MIN] = { .type = NLA_U8 }, \
+	[TM_A_RULE_ICMP_TYPE_MAX] = { .type = NLA_U8 }, \
+	[TM_A_RULE_ICMP_CODE_MIN] = { .type = NLA_U8 }, \
+	[TM_A_RULE_ICMP_CODE_MAX] = { .type = NLA_U8 }, \
+	[TM_A_RULE_META_MARK] = { .type = NLA_U32 }, \
+	[TM_A_RULE_META_MARK_MASK] = NLA_POLICY_MIN(NLA_U32, 1), \
+	[TM_A_RULE_DSCP] = NLA_POLICY_MIN(NLA_U64, 1), \
+	[TM_A_RULE_FRAGMENT] = NLA_POLICY_RANGE(NLA_U8, 1, TM_FRAGMENT_SET), \
+	[TM_A_RULE_SRC_SET] = NLA_POLICY_NESTED(tm_rule_set_policy), \
+	[TM_A_RULE_DST_SET] = NLA_POLICY_NESTED(tm_rule_set_policy), \
+	[TM_A_RULE_SPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy), \
+	[TM_A_RULE_DPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy), \
+	[TM_A_RULE_PROTO_SET] = NLA_POLICY_NESTED(tm_rule_set_policy), \
+	[TM_A_RULE_QUEUE_NUM] = { .type = NLA_U16 }, \
+	[TM_A_RULE_QUEUE_BYPASS] = { .type = NLA_FLAG }, \
+	[TM_A_RULE_LOG] = { .type = NLA_FLAG }, \
+	[TM_A_RULE_LOG_PREFIX] = { .type = NLA_NUL_STRING, \
+				   .len = TM_LOG_PREFIX_MAX - 1 }, \
+	[TM_A_RULE_LOG_LEVEL] = NLA_POLICY_MAX(NLA_U8, 7), \
+	[TM_A_RULE_LOG_GROUP] = { .type = NLA_U16 }, \
+	[TM_A_RULE_LOG_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, \
+						&tm_log_rate_range), \
+	[TM_A_RULE_TRACE] = { .type = NLA_FLAG }
+
+/* One rule of a request that carries several (TM_A_RULE). */
+static const struct nla_policy tm_rule_entry_policy[TM_A_MAX + 1] = {
+	TM_POLICY_RULE_FIELDS,
+};
+
 static const struct nla_policy tm_rule_policy[TM_A_MAX + 1] = {
 	TM_POLICY_NAME,
 	[TM_A_TXN_ID] = { .type = NLA_U32 },
-	[TM_A_RULE_ID] = NLA_POLICY_FULL_RANGE(NLA_U32, &tm_rule_id_range),
-	[TM_A_RULE_PRIORITY] = { .type = NLA_U32 },
-	[TM_A_RULE_FAMILY] = NLA_POLICY_RANGE(NLA_U8, TM_FAMILY_IPV4,
-					      TM_FAMILY_MAX),
-	TM_POLICY_SET_FIELDS,
-	[TM_A_RULE_IIF] = NLA_POLICY_MIN(NLA_U32, 1),
-	[TM_A_RULE_OIF] = NLA_POLICY_MIN(NLA_U32, 1),
-	[TM_A_RULE_ACTION] = NLA_POLICY_MAX(NLA_U8, TM_ACT_MAX),
-	[TM_A_RULE_REJECT] = NLA_POLICY_MAX(NLA_U8, TM_REJECT_MAX),
-	[TM_A_RULE_MARK] = { .type = NLA_U32 },
-	[TM_A_RULE_LB_SERVICE] = { .type = NLA_NUL_STRING,
-				   .len = TM_NAME_MAX - 1 },
-	[TM_A_RULE_COMMENT] = { .type = NLA_NUL_STRING,
-				.len = TM_COMMENT_MAX - 1 },
-	[TM_A_RULE_COOKIE] = { .type = NLA_U64 },
-	[TM_A_RULE_RESET_COUNTERS] = { .type = NLA_FLAG },
-	/* Sets of values, bit 1 << value each: not empty. */
-	[TM_A_RULE_CT_STATE] = NLA_POLICY_RANGE(NLA_U8, 1, TM_CT_STATE_SET),
-	[TM_A_RULE_TCP_FLAGS] = { .type = NLA_U8 },
-	[TM_A_RULE_TCP_FLAGS_MASK] = NLA_POLICY_MIN(NLA_U8, 1),
-	[TM_A_RULE_ICMP_TYPE_MIN] = { .type = NLA_U8 },
-	[TM_A_RULE_ICMP_TYPE_MAX] = { .type = NLA_U8 },
-	[TM_A_RULE_ICMP_CODE_MIN] = { .type = NLA_U8 },
-	[TM_A_RULE_ICMP_CODE_MAX] = { .type = NLA_U8 },
-	[TM_A_RULE_META_MARK] = { .type = NLA_U32 },
-	[TM_A_RULE_META_MARK_MASK] = NLA_POLICY_MIN(NLA_U32, 1),
-	[TM_A_RULE_DSCP] = NLA_POLICY_MIN(NLA_U64, 1),
-	[TM_A_RULE_FRAGMENT] = NLA_POLICY_RANGE(NLA_U8, 1, TM_FRAGMENT_SET),
-	[TM_A_RULE_SRC_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
-	[TM_A_RULE_DST_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
-	[TM_A_RULE_SPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
-	[TM_A_RULE_DPORT_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
-	[TM_A_RULE_PROTO_SET] = NLA_POLICY_NESTED(tm_rule_set_policy),
-	[TM_A_RULE_QUEUE_NUM] = { .type = NLA_U16 },
-	[TM_A_RULE_QUEUE_BYPASS] = { .type = NLA_FLAG },
-	[TM_A_RULE_LOG] = { .type = NLA_FLAG },
-	[TM_A_RULE_LOG_PREFIX] = { .type = NLA_NUL_STRING,
-				   .len = TM_LOG_PREFIX_MAX - 1 },
-	[TM_A_RULE_LOG_LEVEL] = NLA_POLICY_MAX(NLA_U8, 7),
-	[TM_A_RULE_LOG_GROUP] = { .type = NLA_U16 },
-	[TM_A_RULE_LOG_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32,
-						&tm_log_rate_range),
-	[TM_A_RULE_TRACE] = { .type = NLA_FLAG },
+	TM_POLICY_RULE_FIELDS,
+	[TM_A_RULE] = NLA_POLICY_NESTED(tm_rule_entry_policy),
 };
 
 static const struct nla_policy tm_rule_del_policy[TM_A_MAX + 1] = {

@@ -926,8 +926,8 @@ static void tm_nl_changed(struct net *net, const struct tm_target *tg,
 	tm_notify_rule(net, t, kr, r, cmd, generation);
 }
 
-static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
-			     u8 cmd)
+/* One rule of a TM_CMD_RULE_NEW or _SET: the request's, or a nest's. */
+static int tm_nl_rule_one(struct genl_info *info, u8 cmd)
 {
 	struct net *net = genl_info_net(info);
 	struct tm_txn *txn = tm_nl_info_txn(info);
@@ -977,6 +977,79 @@ out:
 		return err;
 	}
 	return genlmsg_reply(echo, info);
+}
+
+/*
+ * Several rules in one request, each a TM_A_RULE nest, so that a batch
+ * file's rules do not each pay for a message (its dispatch, attribute
+ * table, permission check and lock).  Each rule is applied as if it came
+ * alone, with its own error: every refusal but the last is acknowledged
+ * here (netlink_ack()), the last is the request's, so the sender gets one
+ * NLMSG_ERROR per refused rule, its offset inside the rule's nest.
+ */
+static int tm_nl_rules(struct sk_buff *skb, struct genl_info *info, u8 cmd)
+{
+	struct netlink_ext_ack ext, last = {};
+	struct genl_info one = *info;
+	struct nlattr *nest, **tb;
+	int rem, attr, err = 0;
+
+	for (attr = 0; attr <= TM_A_MAX; attr++) {
+		if (info->attrs[attr] && attr != TM_A_TABLE_NAME &&
+		    attr != TM_A_TXN_ID && attr != TM_A_RULE) {
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr],
+					    "Rule attributes both at the top level and in TM_A_RULE nests");
+			return -EINVAL;
+		}
+	}
+	if (info->nlhdr->nlmsg_flags & NLM_F_ECHO) {
+		NL_SET_ERR_MSG(info->extack,
+			       "NLM_F_ECHO echoes one rule: not with TM_A_RULE nests");
+		return -EINVAL;
+	}
+	tb = kcalloc(TM_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	if (!tb)
+		return -ENOMEM;
+	one.attrs = tb;
+	one.extack = &ext;
+	nla_for_each_attr(nest, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		struct nlattr *a;
+		int r, ret;
+
+		if (nla_type(nest) != TM_A_RULE)
+			continue;
+		/* The policy checked the nest: no type above TM_A_MAX. */
+		nla_for_each_nested(a, nest, r)
+			tb[nla_type(a)] = a;
+		memset(&ext, 0, sizeof(ext));
+		ret = tm_nl_rule_one(&one, cmd);
+		nla_for_each_nested(a, nest, r)
+			tb[nla_type(a)] = NULL;
+		if (ret) {
+			if (!ext.bad_attr)
+				ext.bad_attr = nest;
+			/* Reads the header (6.12's is const, 6.1's not). */
+			if (err)
+				netlink_ack(skb, (struct nlmsghdr *)info->nlhdr,
+					    err, &last);
+			err = ret;
+			last = ext;
+		}
+		cond_resched();
+	}
+	kfree(tb);
+	if (err)
+		*info->extack = last;
+	return err;
+}
+
+static int tm_nl_rule_change(struct sk_buff *skb, struct genl_info *info,
+			     u8 cmd)
+{
+	if (info->attrs[TM_A_RULE])
+		return tm_nl_rules(skb, info, cmd);
+	return tm_nl_rule_one(info, cmd);
 }
 
 int tm_nl_rule_new(struct sk_buff *skb, struct genl_info *info)

@@ -4,8 +4,9 @@
  * as a shell would (blanks, 'single' and "double" quotes, backslash
  * escapes, backslash-newline continuations, # comments), one command per
  * line, every bad line reported as FILE:LINE:COL; the whole file goes to
- * the kernel as one transaction (txn.c), and each refusal is reported at
- * its line (and column, when the kernel names the attribute).  A file
+ * the kernel as one transaction (txn.c), its rules many to a message, and
+ * each refusal is reported at its line (and column, when the kernel names
+ * the attribute).  A file
  * holds configuration: flush ruleset, table, rule, sid and lb service and
  * backend commands; state (sid load, lb flows) and listings are refused.
  *
@@ -504,6 +505,26 @@ static int tm_batch_parse_cmd(struct tm_batch *b, size_t i)
 			 w.argv[0]);
 }
 
+/* Rules added or replaced go several to a message, each in a nest. */
+static bool tm_batch_joins(const struct tm_batch_req *r)
+{
+	return r->kind == TM_BATCH_RULE && (r->rule.verb == TM_VERB_ADD ||
+					    r->rule.verb == TM_VERB_REPLACE);
+}
+
+static void tm_batch_put_nest(struct nlmsghdr *nlh,
+			      const struct tm_batch_req *r,
+			      struct tm_attr_map *map)
+{
+	struct nlattr *nest;
+
+	/* An error at the nest itself is the rule's: no word of it. */
+	tm_attr_map_add(map, nlh, -1);
+	nest = mnl_attr_nest_start(nlh, TM_A_RULE);
+	tm_rule_put_fields(nlh, &r->rule, map);
+	mnl_attr_nest_end(nlh, nest);
+}
+
 static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 				     struct tm_attr_map *map)
 {
@@ -535,10 +556,30 @@ static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 	default:
 		nlh = tm_nl_put_header(buf, b->family,
 				       tm_rule_cmd(r->rule.verb), 0);
-		tm_rule_put(nlh, &r->rule, map);
+		if (!tm_batch_joins(r)) {
+			tm_rule_put(nlh, &r->rule, map);
+			break;
+		}
+		tm_attr_map_add(map, nlh, r->rule.word[TM_F_TABLE]);
+		mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->rule.table);
+		tm_batch_put_nest(nlh, r, map);
 		break;
 	}
 	return nlh;
+}
+
+/* tm_txn_ops.join: rules added or replaced in one table share a message. */
+static bool tm_batch_join(void *ctx, size_t first, size_t i,
+			  struct nlmsghdr *nlh)
+{
+	struct tm_batch *b = ctx;
+	const struct tm_batch_req *f = &b->reqs[first], *r = &b->reqs[i];
+
+	if (!tm_batch_joins(r) || !tm_batch_joins(f) ||
+	    r->rule.verb != f->rule.verb || strcmp(r->rule.table, f->rule.table))
+		return false;
+	tm_batch_put_nest(nlh, r, NULL);
+	return true;
 }
 
 static void tm_batch_error(void *ctx, size_t i, const struct tm_nlerr *e,
@@ -668,6 +709,7 @@ int tm_do_batch(const char *path)
 		.put = tm_batch_put,
 		.error = tm_batch_error,
 		.wait = tm_batch_wait,
+		.join = tm_batch_join,
 		.ctx = &b,
 	};
 	pthread_t parser;

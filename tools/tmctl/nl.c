@@ -533,6 +533,7 @@ static const enum mnl_attr_data_type tm_attr_types[TM_A_MAX + 1] = {
 	[TM_A_LB_VIP_LEN] = MNL_TYPE_U8,
 	[TM_A_LB_FLOW_VIP] = MNL_TYPE_BINARY,
 	[TM_A_SID_DYN] = MNL_TYPE_U32,
+	[TM_A_RULE] = MNL_TYPE_NESTED,
 };
 
 /* The attributes that are IPv6 addresses only: 16 bytes. */

@@ -2131,14 +2131,12 @@ int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 	return 0;
 }
 
-void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
-		 struct tm_attr_map *map)
+void tm_rule_put_fields(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+			struct tm_attr_map *map)
 {
 	const struct tm_rule_word *d;
 	unsigned int i;
 
-	tm_attr_map_add(map, nlh, r->word[TM_F_TABLE]);
-	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->table);
 	for (i = 0; i < ARRAY_SIZE(tm_rule_words); i++) {
 		d = &tm_rule_words[i];
 		if (!TM_HAS(r, d->field) || !d->type->put)
@@ -2150,6 +2148,14 @@ void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 		else
 			d->type->put(nlh, map, r->word[d->field], d, r);
 	}
+}
+
+void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+		 struct tm_attr_map *map)
+{
+	tm_attr_map_add(map, nlh, r->word[TM_F_TABLE]);
+	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->table);
+	tm_rule_put_fields(nlh, r, map);
 }
 
 /* Printing */

@@ -275,6 +275,12 @@ struct tm_attr_map;
  * no request i, or -1 if the input is bad (its errors already reported):
  * then the transaction is aborted and tm_txn_run() returns TMCTL_EPARSE.
  * n is then an upper bound of the requests.
+ *
+ * join(), when set, packs several rules in one message: put() then makes
+ * a rule's request with its attributes in a TM_A_RULE nest, and join()
+ * adds request i to the message @nlh that put() began with request
+ * @first, as one more nest, when both are rules of one kind for one table
+ * (true), else adds nothing (false).  Errors still name their request.
  */
 #define TM_TXN_MSG_MAX	TM_MSG_MAX
 
@@ -285,6 +291,7 @@ struct tm_txn_ops {
 	void (*error)(void *ctx, size_t i, const struct tm_nlerr *e,
 		      const struct tm_attr_map *map);
 	ssize_t (*wait)(void *ctx, size_t i);
+	bool (*join)(void *ctx, size_t first, size_t i, struct nlmsghdr *nlh);
 	void *ctx;
 	bool dry_run;	/* abort even without an error (tmctl -c -f) */
 };
@@ -493,6 +500,9 @@ void tm_rule_req_free(struct tm_rule_req *r);
 /* Add the attributes of @r to a request (see struct tm_attr_map). */
 void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 		 struct tm_attr_map *map);
+/* The same but its table: into a TM_A_RULE nest. */
+void tm_rule_put_fields(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+			struct tm_attr_map *map);
 /* The netlink command of a verb. */
 uint8_t tm_rule_cmd(enum tm_rule_verb verb);
 /*

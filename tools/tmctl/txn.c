@@ -5,7 +5,11 @@
  * them: requests packed many per sendmsg() without NLM_F_ACK, so that only
  * refusals come back, drained after each sendmsg() (the kernel handles the
  * whole buffer before sendmsg() returns, so its errors are already queued)
- * and mapped back to their request by sequence number.  Requests may still
+ * and mapped back to their request by sequence number.  Rules added or
+ * replaced in one table go up to TM_TXN_JOIN_MAX to a message (ops->join,
+ * each in a TM_A_RULE nest: one dispatch, attribute table and lock for
+ * them all); the kernel refuses each on its own, and the offset of each
+ * refusal names the nest, hence the request.  Requests may still
  * be in the making (ops->wait: a batch file parsed by another thread), so
  * that the kernel applies the first ones while the next are parsed; the
  * refusals are kept and reported once every request was sent.
@@ -14,11 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/genetlink.h>
 
 #include "tmctl.h"
 
 /* Bytes of requests per sendmsg(), at most. */
 #define TM_TXN_CHUNK		(256 * 1024)
+/* Rules per message (ops->join), at most. */
+#define TM_TXN_JOIN_MAX		64
 /* Socket buffers asked for: the receive side holds the errors. */
 #define TM_TXN_SNDBUF		(2 * TM_TXN_CHUNK)
 #define TM_TXN_RCVBUF		(8 << 20)
@@ -59,6 +66,8 @@ struct tm_txn {
 	uint32_t seq;		/* of request 0 */
 	size_t errors;
 	bool lost;		/* the receive buffer overflowed */
+	const char *sent;	/* the requests sent last, while drained */
+	size_t sent_len;
 	char *scratch;		/* a request rebuilt for its map */
 	/* the first refusals, reported at the end */
 	struct tm_txn_err {
@@ -85,13 +94,52 @@ static int tm_txn_sockbuf(int fd, int force, int opt, int size)
 	return size;
 }
 
+/*
+ * The refusal @e of a message holding several rules (ops->join) is that of
+ * the rule whose nest holds its offset: make it request @i's, its offset
+ * where it would be in the message put() makes of that request alone (the
+ * nest right after the table's name).
+ */
+static void tm_txn_error_nest(const struct tm_txn *t, struct tm_nlerr *e,
+			      size_t *i)
+{
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)t->sent;
+	int len = (int)t->sent_len;
+	const struct nlattr *a;
+	uint32_t first = 0, at;
+	size_t k = 0;
+
+	while (mnl_nlmsg_ok(nlh, len) && nlh->nlmsg_seq != e->seq)
+		nlh = mnl_nlmsg_next(nlh, &len);
+	if (!mnl_nlmsg_ok(nlh, len))
+		return;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) != TM_A_RULE)
+			continue;
+		at = (uint32_t)((const char *)a - (const char *)nlh);
+		if (!k)
+			first = at;
+		if (e->offs >= at && e->offs < at + a->nla_len) {
+			*i += k;
+			e->offs -= at - first;
+			return;
+		}
+		k++;
+	}
+}
+
 static void tm_txn_error(struct tm_txn *t, const struct tm_nlerr *e)
 {
-	if (e->seq - t->seq >= t->ops->n)
+	struct tm_nlerr ne = *e;
+	size_t i = e->seq - t->seq;
+
+	if (i >= t->ops->n)
 		return;		/* not ours */
+	if (t->ops->join && e->has_offs)
+		tm_txn_error_nest(t, &ne, &i);
 	if (t->errors < TM_TXN_ERRORS_SHOWN) {
-		t->err[t->errors].i = e->seq - t->seq;
-		t->err[t->errors].e = *e;
+		t->err[t->errors].i = i;
+		t->err[t->errors].e = ne;
 	}
 	t->errors++;
 }
@@ -155,7 +203,36 @@ static void tm_txn_send(struct tm_txn *t, const char *buf, size_t len)
 		if (errno != EINTR)
 			tm_txn_die(t->what, "send");
 	}
+	t->sent = buf;
+	t->sent_len = len;
 	tm_txn_drain(t);
+}
+
+/*
+ * Request @i, and with ops->join the next ones that join its message, as
+ * long as they are ready (before @avail) and the message stays within
+ * TM_TXN_MSG_MAX; @buf has room for two of that.  Returns the last request
+ * the message holds.
+ */
+static size_t tm_txn_put(const struct tm_txn_ops *ops, size_t i,
+			 size_t avail, char *buf, struct nlmsghdr **nlhp)
+{
+	struct nlmsghdr *nlh = ops->put(ops->ctx, i, buf, NULL);
+	size_t first = i;
+	uint32_t len;
+
+	while (ops->join && i + 1 < avail && i + 1 - first < TM_TXN_JOIN_MAX) {
+		len = nlh->nlmsg_len;
+		if (!ops->join(ops->ctx, first, i + 1, nlh))
+			break;
+		if (nlh->nlmsg_len > TM_TXN_MSG_MAX) {
+			nlh->nlmsg_len = len;	/* too big: in the next one */
+			break;
+		}
+		i++;
+	}
+	*nlhp = nlh;
+	return i;
 }
 
 static int tm_txn_id_cb(const struct nlmsghdr *nlh, void *data)
@@ -185,7 +262,7 @@ static int tm_txn_cmd(uint8_t cmd, uint32_t *id, const char *what)
 int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 {
 	struct tm_txn t = { .ops = ops, .what = what };
-	size_t i, used = 0, chunk, msgs = 0, max_msgs;
+	size_t i, last, used = 0, chunk, msgs = 0, max_msgs, nmsgs = 0;
 	ssize_t avail = (ssize_t)ops->n;
 	char op[512];
 	uint32_t id = 0;
@@ -206,13 +283,13 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 	chunk = tm_txn_sockbuf(t.fd, SO_SNDBUFFORCE, SO_SNDBUF, TM_TXN_SNDBUF);
 	/* netlink refuses a sendmsg() larger than the send buffer - 32. */
 	chunk = chunk > 32 + TM_TXN_CHUNK ? TM_TXN_CHUNK :
-		chunk > 32 + 2 * TM_TXN_MSG_MAX ? chunk - 32 :
-		2 * TM_TXN_MSG_MAX;
+		chunk > 32 + 3 * TM_TXN_MSG_MAX ? chunk - 32 :
+		3 * TM_TXN_MSG_MAX;
 	/* As many requests per sendmsg() as their errors could fill. */
 	max_msgs = tm_txn_sockbuf(t.fd, SO_RCVBUFFORCE, SO_RCVBUF,
 				  TM_TXN_RCVBUF) / TM_TXN_ERR_COST;
-	if (max_msgs < 16)
-		max_msgs = 16;
+	if (max_msgs < 2 * TM_TXN_JOIN_MAX)
+		max_msgs = 2 * TM_TXN_JOIN_MAX;
 	buf = malloc(chunk);
 	t.scratch = malloc(TM_TXN_MSG_MAX);
 	if (!buf || !t.scratch) {
@@ -246,16 +323,19 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 			if (avail <= 0)
 				break;
 		}
-		if (chunk - used < TM_TXN_MSG_MAX || msgs == max_msgs) {
+		if (chunk - used < 2 * TM_TXN_MSG_MAX ||
+		    msgs + TM_TXN_JOIN_MAX > max_msgs) {
 			tm_txn_send(&t, buf, used);
 			used = 0;
 			msgs = 0;
 		}
-		nlh = ops->put(ops->ctx, i, buf + used, NULL);
+		last = tm_txn_put(ops, i, (size_t)avail, buf + used, &nlh);
 		nlh->nlmsg_seq = t.seq + (uint32_t)i;
 		mnl_attr_put_u32(nlh, TM_A_TXN_ID, id);
 		used += MNL_ALIGN(nlh->nlmsg_len);
-		msgs++;
+		msgs += last - i + 1;
+		nmsgs++;
+		i = last;
 	}
 	if (used)
 		tm_txn_send(&t, buf, used);
@@ -290,8 +370,9 @@ int tm_txn_run(const struct tm_txn_ops *ops, const char *what)
 	snprintf(op, sizeof(op), "%s: commit", what);
 	ret = tm_txn_cmd(TM_CMD_TXN_COMMIT, &id, op);
 	if (!ret && tmctl.verbose)
-		fprintf(stderr, "%s: %zu requests committed (transaction %u)\n",
-			what, i, id);
+		fprintf(stderr,
+			"%s: %zu requests in %zu messages committed (transaction %u)\n",
+			what, i, nmsgs, id);
 out:
 	free(buf);
 	free(t.scratch);

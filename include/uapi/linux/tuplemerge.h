@@ -147,6 +147,16 @@
  *	id in use; with NLM_F_ECHO the reply carries the rule.  EEXIST when
  *	the id is in use, ENOSPC past the table's TM_A_TABLE_MAX_RULES or
  *	TM_A_TABLE_MAX_TUPLES.  Emits TM_CMD_RULE_NEW.
+ *
+ *	Several rules of one table may go in one request (a batch file's
+ *	rules, without one message each): each a TM_A_RULE nest of its
+ *	TM_A_RULE_* attributes, none at the top level, no NLM_F_ECHO.
+ *	They are applied in order, each as if it came alone: one refused
+ *	does not stop the next.  Each refusal is its own NLMSG_ERROR with
+ *	the request's sequence number and an offset (NLMSGERR_ATTR_OFFS)
+ *	inside that rule's nest, at the nest itself when no attribute is to
+ *	blame; the last refusal is the request's own error, and without any
+ *	the request succeeds.  So does TM_CMD_RULE_SET.
  * TM_CMD_RULE_SET (do, admin)
  *	Replace the rule TM_A_RULE_ID (ENOENT if none) by the one described,
  *	in one step: every packet sees the old or the new rule.  Its
@@ -971,6 +981,9 @@ enum tm_attr {
 				 */
 	TM_A_SID_DYN,		/* u32: the threshold the dyn policy adapted,
 				 * in thousandths of a connection
+				 */
+	TM_A_RULE,		/* nest: one rule of TM_CMD_RULE_NEW or _SET
+				 * carrying several, its TM_A_RULE_*
 				 */
 
 	__TM_A_MAX,
