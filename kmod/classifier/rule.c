@@ -360,7 +360,10 @@ int tm_ruleset_replace(struct tm_ruleset *rs, const struct tm_krule *old,
 	return 0;
 }
 
-/* Add the rule @cfg describes to @tg; cfg->id 0: the next free id. */
+/*
+ * Add the rule @cfg describes to @tg; cfg->id 0: the next free id.  An id
+ * above every one ever used (a batch's usual case) is free without a look.
+ */
 int tm_rule_add(const struct tm_target *tg, struct tm_rule_cfg *cfg,
 		struct netlink_ext_ack *extack)
 {
@@ -377,7 +380,7 @@ int tm_rule_add(const struct tm_target *tg, struct tm_rule_cfg *cfg,
 			return -ENOSPC;
 		}
 		cfg->id = rs->max_id + 1;
-	} else if (tm_rule_find(rs, cfg->id, NULL)) {
+	} else if (cfg->id <= rs->max_id && tm_rule_find(rs, cfg->id, NULL)) {
 		NL_SET_ERR_MSG(extack, "Rule id already in use in this table");
 		return -EEXIST;
 	}
