@@ -33,13 +33,12 @@ static void tm_import_prefix(const struct tm_rule *cr, const struct tm_addr *a,
 		p->addr[i] = (uint8_t)(a->w[i / 4] >> (24 - 8 * (i % 4)));
 }
 
-static struct nlmsghdr *tm_import_put(void *ctx, size_t i, char *buf,
-				      struct tm_attr_map *map)
+/* Rule @i of the file, as a request (the template's fields and its own). */
+static void tm_import_req(const struct tm_import *imp, size_t i,
+			  struct tm_rule_req *rp)
 {
-	struct tm_import *imp = ctx;
 	const struct tm_rule *cr = &imp->rs.rules[i];
 	struct tm_rule_req r = imp->tmpl;
-	struct nlmsghdr *nlh;
 
 	/* Word 0 (the table) marks the fields present. */
 	r.id = (uint32_t)i + 1;
@@ -64,9 +63,42 @@ static struct nlmsghdr *tm_import_put(void *ctx, size_t i, char *buf,
 		r.proto = cr->proto;
 		r.word[TM_F_PROTO] = 0;
 	}
+	*rp = r;
+}
+
+/* Its fields in a TM_A_RULE nest: rules go many to a message. */
+static void tm_import_put_nest(const struct tm_import *imp, size_t i,
+			       struct nlmsghdr *nlh, struct tm_attr_map *map)
+{
+	struct tm_rule_req r;
+	struct nlattr *nest;
+
+	tm_import_req(imp, i, &r);
+	tm_attr_map_add(map, nlh, -1);
+	nest = mnl_attr_nest_start(nlh, TM_A_RULE);
+	tm_rule_put_fields(nlh, &r, map);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static struct nlmsghdr *tm_import_put(void *ctx, size_t i, char *buf,
+				      struct tm_attr_map *map)
+{
+	struct tm_import *imp = ctx;
+	struct nlmsghdr *nlh;
+
 	nlh = tm_nl_put_header(buf, imp->family, TM_CMD_RULE_NEW, 0);
-	tm_rule_put(nlh, &r, map);
+	tm_attr_map_add(map, nlh, 0);
+	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, imp->tmpl.table);
+	tm_import_put_nest(imp, i, nlh, map);
 	return nlh;
+}
+
+/* tm_txn_ops.join: every rule goes to the one table. */
+static bool tm_import_join(void *ctx, size_t first, size_t i,
+			   struct nlmsghdr *nlh)
+{
+	tm_import_put_nest(ctx, i, nlh, NULL);
+	return true;
 }
 
 static void tm_import_error(void *ctx, size_t i, const struct tm_nlerr *e,
@@ -86,6 +118,7 @@ int tm_do_import(int argc, char **argv)
 	struct tm_txn_ops ops = {
 		.put = tm_import_put,
 		.error = tm_import_error,
+		.join = tm_import_join,
 		.ctx = &imp,
 	};
 	char *tmpl_argv[64] = { NULL, "accept" };
