@@ -125,8 +125,8 @@ mutate "spec enum value changed" \
 	'TM_SRLB_TAG_CONNECT = 20993, the spec .* gives 21249' \
 	"$spec" 's/(name: connect\n\s+value: )0x5201/${1}0x5301/'
 mutate "policy type changed" \
-	'genl\.c:[0-9]+: .*\[TM_A_RULE_MARK\]: type NLA_U16, .* wants NLA_U32' \
-	kmod 's/(\[TM_A_RULE_MARK\] = \{ \.type = )NLA_U32/${1}NLA_U16/'
+	'genl\.c:[0-9]+: .*\[TM_A_SID_LOAD\]: type NLA_U16, .* wants NLA_U32' \
+	kmod 's/(\[TM_A_SID_LOAD\] = \{ \.type = )NLA_U32/${1}NLA_U16/'
 mutate "policy bound inside a TM_POLICY_ macro changed" \
 	'\[TM_A_TABLE_NAME\] \(from TM_POLICY_NAME, .*length \.\.32, .* gives \.\.31' \
 	kmod 's/(\[TM_A_TABLE_NAME\] = \{ \.type = NLA_NUL_STRING, \.len = )TM_NAME_MAX - 1/${1}TM_NAME_MAX/'
