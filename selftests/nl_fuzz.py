@@ -1050,6 +1050,13 @@ class Fuzzer:
             if not ok:
                 self.fail("%s with nests %s/%d: %r, before %r, asked %r" %
                           (cmd, table, rid, got, old, asked), m)
+            if got is None and cmd == "rule-new":
+                # Every nest of it was refused: so is each alone.
+                one = [("table-name", table)] + asked[0]
+                s1, _ = self.req(cmd, one)
+                if s1.ok:
+                    self.fail("%s with nests %s/%d: refused in a nest, "
+                              "taken alone" % (cmd, table, rid), m)
             if got is None:
                 self.model.rules.get(table, {}).pop(rid, None)
             elif table in self.model.tables:
