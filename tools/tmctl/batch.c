@@ -512,19 +512,6 @@ static bool tm_batch_joins(const struct tm_batch_req *r)
 					    r->rule.verb == TM_VERB_REPLACE);
 }
 
-static void tm_batch_put_nest(struct nlmsghdr *nlh,
-			      const struct tm_batch_req *r,
-			      struct tm_attr_map *map)
-{
-	struct nlattr *nest;
-
-	/* An error at the nest itself is the rule's: no word of it. */
-	tm_attr_map_add(map, nlh, -1);
-	nest = mnl_attr_nest_start(nlh, TM_A_RULE);
-	tm_rule_put_fields(nlh, &r->rule, map);
-	mnl_attr_nest_end(nlh, nest);
-}
-
 static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 				     struct tm_attr_map *map)
 {
@@ -556,13 +543,10 @@ static struct nlmsghdr *tm_batch_put(void *ctx, size_t i, char *buf,
 	default:
 		nlh = tm_nl_put_header(buf, b->family,
 				       tm_rule_cmd(r->rule.verb), 0);
-		if (!tm_batch_joins(r)) {
+		if (tm_batch_joins(r))
+			tm_rule_put_nested(nlh, &r->rule, map);
+		else
 			tm_rule_put(nlh, &r->rule, map);
-			break;
-		}
-		tm_attr_map_add(map, nlh, r->rule.word[TM_F_TABLE]);
-		mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->rule.table);
-		tm_batch_put_nest(nlh, r, map);
 		break;
 	}
 	return nlh;
@@ -578,7 +562,7 @@ static bool tm_batch_join(void *ctx, size_t first, size_t i,
 	if (!tm_batch_joins(r) || !tm_batch_joins(f) ||
 	    r->rule.verb != f->rule.verb || strcmp(r->rule.table, f->rule.table))
 		return false;
-	tm_batch_put_nest(nlh, r, NULL);
+	tm_rule_put_nest(nlh, &r->rule, NULL);
 	return true;
 }
 

@@ -34,8 +34,7 @@ static void tm_import_prefix(const struct tm_rule *cr, const struct tm_addr *a,
 }
 
 /* Rule @i of the file, as a request (the template's fields and its own). */
-static void tm_import_req(const struct tm_import *imp, size_t i,
-			  struct tm_rule_req *rp)
+static struct tm_rule_req tm_import_req(const struct tm_import *imp, size_t i)
 {
 	const struct tm_rule *cr = &imp->rs.rules[i];
 	struct tm_rule_req r = imp->tmpl;
@@ -63,33 +62,19 @@ static void tm_import_req(const struct tm_import *imp, size_t i,
 		r.proto = cr->proto;
 		r.word[TM_F_PROTO] = 0;
 	}
-	*rp = r;
+	return r;
 }
 
-/* Its fields in a TM_A_RULE nest: rules go many to a message. */
-static void tm_import_put_nest(const struct tm_import *imp, size_t i,
-			       struct nlmsghdr *nlh, struct tm_attr_map *map)
-{
-	struct tm_rule_req r;
-	struct nlattr *nest;
-
-	tm_import_req(imp, i, &r);
-	tm_attr_map_add(map, nlh, -1);
-	nest = mnl_attr_nest_start(nlh, TM_A_RULE);
-	tm_rule_put_fields(nlh, &r, map);
-	mnl_attr_nest_end(nlh, nest);
-}
-
+/* Rules go many to a message (tm_import_join()), each in a nest. */
 static struct nlmsghdr *tm_import_put(void *ctx, size_t i, char *buf,
 				      struct tm_attr_map *map)
 {
 	struct tm_import *imp = ctx;
+	struct tm_rule_req r = tm_import_req(imp, i);
 	struct nlmsghdr *nlh;
 
 	nlh = tm_nl_put_header(buf, imp->family, TM_CMD_RULE_NEW, 0);
-	tm_attr_map_add(map, nlh, 0);
-	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, imp->tmpl.table);
-	tm_import_put_nest(imp, i, nlh, map);
+	tm_rule_put_nested(nlh, &r, map);
 	return nlh;
 }
 
@@ -97,7 +82,9 @@ static struct nlmsghdr *tm_import_put(void *ctx, size_t i, char *buf,
 static bool tm_import_join(void *ctx, size_t first, size_t i,
 			   struct nlmsghdr *nlh)
 {
-	tm_import_put_nest(ctx, i, nlh, NULL);
+	struct tm_rule_req r = tm_import_req(ctx, i);
+
+	tm_rule_put_nest(nlh, &r, NULL);
 	return true;
 }
 

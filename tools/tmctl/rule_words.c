@@ -2131,8 +2131,9 @@ int tm_rule_parse(const struct tm_words *w, enum tm_rule_verb verb,
 	return 0;
 }
 
-void tm_rule_put_fields(struct nlmsghdr *nlh, const struct tm_rule_req *r,
-			struct tm_attr_map *map)
+static void tm_rule_put_fields(struct nlmsghdr *nlh,
+			       const struct tm_rule_req *r,
+			       struct tm_attr_map *map)
 {
 	const struct tm_rule_word *d;
 	unsigned int i;
@@ -2156,6 +2157,26 @@ void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 	tm_attr_map_add(map, nlh, r->word[TM_F_TABLE]);
 	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->table);
 	tm_rule_put_fields(nlh, r, map);
+}
+
+void tm_rule_put_nest(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+		      struct tm_attr_map *map)
+{
+	struct nlattr *nest;
+
+	/* An error at the nest itself is the rule's: no word of it. */
+	tm_attr_map_add(map, nlh, -1);
+	nest = mnl_attr_nest_start(nlh, TM_A_RULE);
+	tm_rule_put_fields(nlh, r, map);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+void tm_rule_put_nested(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+			struct tm_attr_map *map)
+{
+	tm_attr_map_add(map, nlh, r->word[TM_F_TABLE]);
+	mnl_attr_put_strz(nlh, TM_A_TABLE_NAME, r->table);
+	tm_rule_put_nest(nlh, r, map);
 }
 
 /* Printing */

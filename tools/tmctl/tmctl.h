@@ -500,9 +500,15 @@ void tm_rule_req_free(struct tm_rule_req *r);
 /* Add the attributes of @r to a request (see struct tm_attr_map). */
 void tm_rule_put(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 		 struct tm_attr_map *map);
-/* The same but its table: into a TM_A_RULE nest. */
-void tm_rule_put_fields(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+/*
+ * A request of several rules of a table (see tm_txn_ops.join): the table
+ * and the first rule's attributes in a TM_A_RULE nest; then each next
+ * rule's in a nest of its own, with tm_rule_put_nest().
+ */
+void tm_rule_put_nested(struct nlmsghdr *nlh, const struct tm_rule_req *r,
 			struct tm_attr_map *map);
+void tm_rule_put_nest(struct nlmsghdr *nlh, const struct tm_rule_req *r,
+		      struct tm_attr_map *map);
 /* The netlink command of a verb. */
 uint8_t tm_rule_cmd(enum tm_rule_verb verb);
 /*
