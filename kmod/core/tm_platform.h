@@ -19,6 +19,7 @@ enum tm_hook_point {
 	TM_HOOK_SPLIT_DROP,	/* a split took rule id @v out of its old one */
 	TM_HOOK_SPLIT_EVAL,	/* a split candidate was scored on @v rules */
 	TM_HOOK_MAGLEV_ROUNDS,	/* a Maglev column took @v rounds */
+	TM_HOOK_LIST_COPY,	/* a tuple list of @v entries was made */
 	TM_HOOK_NR
 };
 
@@ -88,6 +89,9 @@ void *tm_test_alloc(size_t size, bool zero);
 #define tm_vzalloc(size)	tm_zalloc(size)
 #define tm_vfree(p)		free(p)
 
+#ifndef noinline
+#define noinline		__attribute_noinline__	/* glibc <sys/cdefs.h> */
+#endif
 #ifndef likely
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

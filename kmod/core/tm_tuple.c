@@ -185,18 +185,33 @@
  *     half of the slots with a hash (emptied ones included) makes a new hash
  *     table instead, sized for the buckets in use.
  *   - The tuple list (struct tm_tlist), whose entries carry what a probe
- *     needs of each tuple, is copied and swapped whenever a tuple appears
- *     or disappears, gets a new hash table, or its best rank moves it in
- *     the order; the copy refreshes that tuple's entry only, so that a
- *     change reads one tuple however many there are (TSS has hundreds).  A
- *     best rank that improves but stays no better than the entry before it
- *     is stored in place, one 64-bit store: a lookup sees the old bound or
- *     the new one, with the old it may stop before the rule just
- *     published (the answer from before the insert), with the new it looks
- *     further.  The writer keeps the bound each entry holds (lbest), which
- *     finds the entry by a binary search.  A worse best rank (after a
- *     delete) may be published late: a bound that is too good only makes a
- *     lookup look further.
+ *     needs of each tuple, has a sorted part and a tail.  A tuple's entry
+ *     changes when the tuple appears or disappears, gets a new hash table, or
+ *     its best rank moves.  A best rank that keeps the sorted part in order
+ *     (or is in the tail, which has none) is stored in place, one 64-bit
+ *     store: a lookup sees the old bound or the new one; with an old better
+ *     one it may look further, with an old worse one it may stop before the
+ *     rule just published (the answer from before the insert).  Otherwise,
+ *     while the tail has room (a list of 64 tuples or more has some: TSS;
+ *     TupleMerge's lists are shorter, and copying them costs less than the
+ *     tail would cost their lookups), a new tuple's entry is appended to it
+ *     in place (written, then counted with a release store), and a changed
+ *     tuple's new entry too, its old entry then dropped in place: its slot
+ *     pointer cleared (release), its bound kept, so the sorted part stays
+ *     sorted.  A lookup skips a dropped entry; one that saw the drop reads the
+ *     tail's count after it (smp_rmb(), and an acquire on the tail's own
+ *     entries) and so finds the new entry; one that did not may probe both,
+ *     the same rules but the new one, the old answer or the new.  Lookups read
+ *     the tail's bounds from a packed copy, and skip the tail when the least
+ *     of them (lowered before an entry counts) cannot beat their match.  An
+ *     emptied tuple's entry is dropped the same way.  When the tail is full
+ *     (its room, about the square root of the tuples, counts entries appended
+ *     and dropped), the list is copied and swapped, the tail merged into the
+ *     sorted part and the dropped entries left out; the copy refreshes the
+ *     changed tuple's entry only, so that a change reads one tuple however
+ *     many there are (TSS has hundreds).  The writer keeps the bound each
+ *     entry holds (lbest), which finds an entry by a binary search, or in the
+ *     tail by a scan.
  *   - A delete never fails: when the smaller bucket cannot be allocated,
  *     the rule's entry is disabled in place (a flag set with one store) and
  *     dropped at the next change of the bucket; when the new tuple list
@@ -230,23 +245,26 @@
  * Complexity
  * ----------
  * Lookup: O(tuples probed x (1 + rules in the bucket)), the number of tuples
- * being what TupleMerge keeps small.  Insert: O(tuples) to choose a tuple
- * (TSS: O(1), from an index of the tuples by their fields), O(bucket) to
- * rebuild a bucket (at most c rules but for buckets no split shortens),
- * amortised O(1) for hash table growth, plus a copy of the tuple list
- * (O(tuples), one memory copy) when it changes.  Choosing a split of a
- * bucket of n rules looks for the tuples there are that differ in one length
- * (O(tuples)), then scores each distinct candidate tuple once, O(n log n)
- * each, at most 2 x 33 (IPv4) or 2 x 129 (IPv6) of them plus 3; since a
- * bucket is tried again only once it has doubled, that is amortised O(log n)
- * per candidate and insert even for a bucket no split shortens.  A
- * whole-tuple move costs O(rules of the tuple), which happens at most once
- * per bit a tuple can gain.  Delete: O(bucket), plus a scan of the tuple's
- * rules when its best rule goes (expected O(1) over random deletes).
- * Memory: per rule, a 120-byte rule record, a bucket entry (48 bytes for
- * IPv4, 96 for IPv6) and one or two words of the id index; per bucket, a
- * 24-byte header and at least two 16-byte slots (a hash table is at most
- * half used): about 200-270 bytes per rule in all on ClassBench sets.
+ * being what TupleMerge keeps small, plus a bound check per tail entry
+ * (O(sqrt(tuples)), none once a new list merged the tail).  Insert: O(tuples)
+ * to choose a tuple (TSS: O(1), from an index of the tuples by their
+ * fields), O(bucket) to rebuild a bucket (at most c rules but for buckets no
+ * split shortens), amortised O(1) for hash table growth, plus, when a
+ * tuple's entry changes and cannot in place, amortised O(sqrt(tuples)) for
+ * the tuple list: one copy of O(tuples) entries per about sqrt(tuples) such
+ * changes.  Choosing a split of a bucket of n rules looks for the tuples
+ * there are that differ in one length (O(tuples)), then scores each distinct
+ * candidate tuple once, O(n log n) each, at most 2 x 33 (IPv4) or 2 x 129
+ * (IPv6) of them plus 3; since a bucket is tried again only once it has
+ * doubled, that is amortised O(log n) per candidate and insert even for a
+ * bucket no split shortens.  A whole-tuple move costs O(rules of the tuple),
+ * which happens at most once per bit a tuple can gain.  Delete: O(bucket),
+ * plus a scan of the tuple's rules when its best rule goes (expected O(1)
+ * over random deletes).  Memory: per rule, a 120-byte rule record, a bucket
+ * entry (48 bytes for IPv4, 96 for IPv6) and one or two words of the id
+ * index; per bucket, a 24-byte header and at least two 16-byte slots (a hash
+ * table is at most half used): about 200-270 bytes per rule in all on
+ * ClassBench sets.
  */
 #include "tm_internal.h"
 
@@ -361,16 +379,47 @@ struct tm_hkey {
 	u64 x;			/* sport << 24 | dport << 8 | proto */
 };
 
+/*
+ * The tuple list: @n entries sorted by bound, then @tail more in the order
+ * the tuples came (the tail), with room for @room; after those, the least
+ * of the tail's bounds (never above it, tm_tlist_tmin()) and the tail
+ * entries' bounds, packed (tm_tlist_tb()), so that a lookup checks them in
+ * a few cache lines, or in one when no tail entry can beat its match.  See
+ * "Updates and readers" above.
+ */
 struct tm_tlist {
 	struct rcu_head rcu;	/* freed with tm_retire() */
-	u32 n;
-	u32 pad;
+	u32 n;			/* sorted entries */
+	u16 tail;		/* entries after them: raised with release */
+	u8 room;		/* tail entries allocated (TM_TAIL_MAX) */
+	u8 dead;		/* writer: entries replaced (tm_tle_kill()) */
 	struct tm_tle e[];
 };
+
+/*
+ * The entries start 24 bytes in, where they always have: at 32, lookups of
+ * IPv6 TSS measured 4-14 % slower (where the 48-byte entries straddle
+ * cache lines).
+ */
+static_assert(sizeof(struct tm_tlist) == 24, "tm_tlist header grew");
+
+/* No tail entry of @tl has a bound below this one. */
+static __always_inline u64 *tm_tlist_tmin(const struct tm_tlist *tl)
+{
+	return (u64 *)&tl->e[tl->n + tl->room];
+}
+
+/* The bounds of @tl's tail entries, which lookups read (not theirs). */
+static __always_inline u64 *tm_tlist_tb(const struct tm_tlist *tl)
+{
+	return tm_tlist_tmin(tl) + 1;
+}
 
 #define TM_RANK_NONE	(~0ULL)
 #define TM_HTAB_MIN	8	/* slots of a new hash table */
 #define TM_SPLIT_DEPTH	4	/* nested splits one insert may trigger */
+#define TM_TAIL_MAX	64	/* room of a tuple list's tail, at most */
+#define TM_TAIL_FROM	64	/* tuples from which a list has a tail */
 
 static __always_inline struct tm_ent *tm_node_ent(const struct tm_node *n,
 						  unsigned int i,
@@ -561,6 +610,68 @@ tm_slot_find(const struct tm_slot *slot, u32 mask, u8 shift, u32 hash)
 	}
 }
 
+/*
+ * Probe the tuple of @e, whose slots are @slot, for @k: a better match goes
+ * in @best_rank and @best.
+ */
+static __always_inline void
+tm_tle_probe(const struct tm_tle *e, const struct tm_slot *slot,
+	     const struct tm_key *k, const struct tm_hkey *hk, u32 seed,
+	     u64 *best_rank, const struct tm_rule **best,
+	     const unsigned int nw)
+{
+	u32 j, hash = tm_hash_key(e, k, hk, seed, nw);
+	const struct tm_node *node;
+
+	node = tm_slot_find(slot, e->hmask, e->hshift, hash);
+	if (!node)
+		return;
+	/* In rank order: the first full match is the bucket's best. */
+	for (j = 0; j < node->n; j++) {
+		const struct tm_ent *ent = tm_node_ent(node, j, nw);
+
+		if (ent->rank >= *best_rank)
+			break;
+		if (tm_ent_matches(ent, k, hk, nw)) {
+			*best_rank = ent->rank;
+			*best = ent->rule;
+			break;
+		}
+	}
+}
+
+/*
+ * The tail of @tl, after the sorted part left @best_rank and @best: each
+ * entry whose bound beats the match so far is probed.  Out of line: inlined
+ * beside the sorted part's probes it made the compiler keep an IPv6 key's
+ * masked words on the stack, and TSS lookups 1.5x slower.
+ */
+static noinline void tm_tail_lookup(const struct tm_tlist *tl,
+				    const struct tm_key *k,
+				    const struct tm_hkey *hk, u32 seed,
+				    u64 *best_rank, const struct tm_rule **best,
+				    u32 *probes, unsigned int nw)
+{
+	const u64 *tb = tm_tlist_tb(tl);
+	u32 i;
+
+	/* Pairs with tm_tlist_append(): an entry counted is written. */
+	for (i = 0; i < smp_load_acquire(&tl->tail); i++) {
+		const struct tm_tle *e = &tl->e[tl->n + i];
+		const struct tm_slot *slot;
+
+		if (READ_ONCE(tb[i]) >= *best_rank)
+			continue;
+		/* A replaced entry: the count read next is the new one's. */
+		slot = smp_load_acquire(&e->slot);
+		if (!slot)
+			continue;
+		if (probes)
+			(*probes)++;
+		tm_tle_probe(e, slot, k, hk, seed, best_rank, best, nw);
+	}
+}
+
 static __always_inline const struct tm_rule *
 tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 		const unsigned int nw)
@@ -568,39 +679,37 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 	const struct tm_tlist *tl = rcu_dereference(f->tlist);
 	const struct tm_rule *best = NULL;
 	u64 best_rank = TM_RANK_NONE;
-	u32 i, j, hash, seed = f->seed;
+	u32 i, seed = f->seed;
 	struct tm_hkey hk;
 
 	tm_hook(TM_HOOK_LOOKUP_LIST, 0);
-	if (!tl || !tl->n)
+	if (!tl)
 		return NULL;
 	tm_hkey_make(&hk, k);
 	for (i = 0; i < tl->n; i++) {
 		const struct tm_tle *e = &tl->e[i];
-		const struct tm_node *node;
+		const struct tm_slot *slot;
 
-		/* Lowered in place by tm_tle_lower(). */
+		/* Set in place by tm_tle_set(). */
 		if (READ_ONCE(e->best) >= best_rank)
 			break;
+		/* Replaced by an entry of the tail (tm_tle_kill()). */
+		slot = READ_ONCE(e->slot);
+		if (!slot)
+			continue;
 		if (probes)
 			(*probes)++;
-		hash = tm_hash_key(e, k, &hk, seed, nw);
-		node = tm_slot_find(e->slot, e->hmask, e->hshift, hash);
-		if (!node)
-			continue;
-		/* In rank order: the first full match is the bucket's best. */
-		for (j = 0; j < node->n; j++) {
-			const struct tm_ent *ent = tm_node_ent(node, j, nw);
-
-			if (ent->rank >= best_rank)
-				break;
-			if (tm_ent_matches(ent, k, &hk, nw)) {
-				best_rank = ent->rank;
-				best = ent->rule;
-				break;
-			}
-		}
+		tm_tle_probe(e, slot, k, &hk, seed, &best_rank, &best, nw);
 	}
+	/*
+	 * The tail, unsorted, unless the least of its bounds cannot beat the
+	 * match (tm_tlist_tmin()).  The barrier pairs with tm_tle_kill(): a
+	 * lookup that saw a sorted entry dropped reads a count of the tail
+	 * that holds the entry replacing it, and a least bound below its.
+	 */
+	smp_rmb();
+	if (READ_ONCE(*tm_tlist_tmin(tl)) < best_rank)
+		tm_tail_lookup(tl, k, &hk, seed, &best_rank, &best, probes, nw);
 	return best;
 }
 
@@ -621,14 +730,91 @@ const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
 	return tm_tuple_lookup(f, key, NULL, 4);
 }
 
+/* A key's state in a bulk lookup: the hash at a tuple, then its bucket. */
+union tm_bulk_probe {
+	u32 hash;
+	const struct tm_node *node;
+};
+
+/*
+ * One tuple's probes of a bulk lookup: of the keys @keys[@idx[@in[..]]],
+ * those whose best match ranks after @e's @bound (their indexes, into @out,
+ * which may be @in; their count returned) are hashed and their slots
+ * fetched, then each finds its bucket and fetches its first entry, then
+ * each scans its bucket.  The loads of one key's probe, which depend on
+ * each other, overlap those of the other keys'.
+ */
+static __always_inline unsigned int
+tm_tle_probe_bulk(const struct tm_tle *e, u64 bound, const struct tm_key *keys,
+		  const u8 *idx, const u8 *in, unsigned int nin, u8 *out,
+		  u64 *best_rank, union tm_bulk_probe *p,
+		  const struct tm_rule **res, u32 seed, const unsigned int nw)
+{
+	const struct tm_slot *slot;
+	unsigned int a, m;
+	u32 j;
+
+	/* As in tm_tuple_lookup(): a replaced entry is skipped. */
+	slot = smp_load_acquire(&e->slot);
+	for (a = 0, m = 0; a < nin; a++) {
+		const struct tm_key *k = &keys[idx[in[a]]];
+		unsigned int x = in[a];
+		struct tm_hkey hk;
+		u32 hash;
+
+		if (bound >= best_rank[x])
+			continue;
+		out[m++] = x;
+		if (!slot)
+			continue;
+		/* Packed again at each tuple: the stack stays small. */
+		tm_hkey_make(&hk, k);
+		hash = tm_hash_key(e, k, &hk, seed, nw);
+		p[x].hash = hash;
+		tm_prefetch(&slot[hash >> e->hshift]);
+	}
+	if (!slot)
+		return m;
+	/* Their buckets, fetched. */
+	for (a = 0; a < m; a++) {
+		unsigned int x = out[a];
+
+		p[x].node = tm_slot_find(slot, e->hmask, e->hshift, p[x].hash);
+		if (p[x].node)
+			tm_prefetch(p[x].node->ent);
+	}
+	/* In rank order: the first full match is the bucket's best. */
+	for (a = 0; a < m; a++) {
+		const struct tm_key *k = &keys[idx[out[a]]];
+		unsigned int x = out[a];
+		const struct tm_node *nd = p[x].node;
+		struct tm_hkey hk;
+
+		if (!nd)
+			continue;
+		tm_hkey_make(&hk, k);
+		for (j = 0; j < nd->n; j++) {
+			const struct tm_ent *ent = tm_node_ent(nd, j, nw);
+
+			if (ent->rank >= best_rank[x])
+				break;
+			if (tm_ent_matches(ent, k, &hk, nw)) {
+				best_rank[x] = ent->rank;
+				res[idx[x]] = ent->rule;
+				break;
+			}
+		}
+	}
+	return m;
+}
+
 /*
  * The lookups of the keys @keys[@idx[0..@n - 1]] (n <= TM_LOOKUP_BULK_MAX),
  * into @res at the same indexes: the lookup above for each, interleaved.
- * The keys walk the tuple list together; at each tuple, every key still
- * looking (its best match ranks after the tuple's best) is hashed and its
- * slot prefetched, then each finds its bucket and prefetches its first
- * entry, then each scans its bucket.  The loads of one key's probe, which
- * depend on each other, overlap those of the other keys'.
+ * The keys walk the tuple list together, each probing a tuple where its
+ * own lookup would (tm_tle_probe_bulk()).  In the sorted part a key done
+ * at a tuple is done with the rest; each tail entry is offered to every
+ * key.
  */
 static __always_inline void
 tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
@@ -636,15 +822,12 @@ tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
 		     const unsigned int nw)
 {
 	const struct tm_tlist *tl = rcu_dereference(f->tlist);
+	union tm_bulk_probe p[TM_LOOKUP_BULK_MAX];
 	u64 best_rank[TM_LOOKUP_BULK_MAX];
-	/* Per key: the hash at a tuple, then the bucket it finds. */
-	union {
-		u32 hash;
-		const struct tm_node *node;
-	} p[TM_LOOKUP_BULK_MAX];
-	u8 act[TM_LOOKUP_BULK_MAX];
-	unsigned int na = n, a, m;
-	u32 i, j, seed = f->seed;
+	u8 act[TM_LOOKUP_BULK_MAX], some[TM_LOOKUP_BULK_MAX];
+	unsigned int na = n, a;
+	u32 i, seed = f->seed;
+	const u64 *tb;
 
 	tm_hook(TM_HOOK_LOOKUP_LIST, 0);
 	for (a = 0; a < n; a++) {
@@ -654,63 +837,21 @@ tm_tuple_lookup_bulk(const struct tm_fam *f, const struct tm_key *keys,
 	}
 	if (!tl)
 		return;
-	for (i = 0; i < tl->n && na; i++) {
-		const struct tm_tle *e = &tl->e[i];
-		u64 bound = READ_ONCE(e->best);
-
-		/*
-		 * The keys still looking: the list is in best rank order, so
-		 * a key done at this tuple is done.  Their slots, fetched.
-		 */
-		for (a = 0, m = 0; a < na; a++) {
-			const struct tm_key *k = &keys[idx[act[a]]];
-			unsigned int x = act[a];
-			struct tm_hkey hk;
-			u32 hash;
-
-			if (bound >= best_rank[x])
-				continue;
-			act[m++] = x;
-			/* Packed again at each tuple: the stack stays small. */
-			tm_hkey_make(&hk, k);
-			hash = tm_hash_key(e, k, &hk, seed, nw);
-			p[x].hash = hash;
-			tm_prefetch(&e->slot[hash >> e->hshift]);
-		}
-		na = m;
-		/* Their buckets, fetched. */
-		for (a = 0; a < na; a++) {
-			unsigned int x = act[a];
-
-			p[x].node = tm_slot_find(e->slot, e->hmask, e->hshift,
-						 p[x].hash);
-			if (p[x].node)
-				tm_prefetch(p[x].node->ent);
-		}
-		/* In rank order: the first full match is the bucket's best. */
-		for (a = 0; a < na; a++) {
-			const struct tm_key *k = &keys[idx[act[a]]];
-			unsigned int x = act[a];
-			const struct tm_node *nd = p[x].node;
-			struct tm_hkey hk;
-
-			if (!nd)
-				continue;
-			tm_hkey_make(&hk, k);
-			for (j = 0; j < nd->n; j++) {
-				const struct tm_ent *ent = tm_node_ent(nd, j,
-								       nw);
-
-				if (ent->rank >= best_rank[x])
-					break;
-				if (tm_ent_matches(ent, k, &hk, nw)) {
-					best_rank[x] = ent->rank;
-					res[idx[x]] = ent->rule;
-					break;
-				}
-			}
-		}
-	}
+	/* The list is in best rank order: a key done at a tuple is done. */
+	for (i = 0; i < tl->n && na; i++)
+		na = tm_tle_probe_bulk(&tl->e[i], READ_ONCE(tl->e[i].best), keys,
+				       idx, act, na, act, best_rank, p, res,
+				       seed, nw);
+	/* Pairs with tm_tle_kill(), as in tm_tuple_lookup(). */
+	smp_rmb();
+	for (a = 0; a < n; a++)
+		act[a] = a;
+	tb = tm_tlist_tb(tl);
+	/* Pairs with tm_tlist_append(): read again at each entry. */
+	for (i = 0; i < smp_load_acquire(&tl->tail); i++)
+		tm_tle_probe_bulk(&tl->e[tl->n + i], READ_ONCE(tb[i]), keys,
+				  idx, act, n, some, best_rank, p, res, seed,
+				  nw);
 }
 
 void tm_tuple_lookup_bulk4(const struct tm_fam *f, const struct tm_key *keys,
@@ -926,6 +1067,48 @@ static void tm_tle_fill(struct tm_tle *e, struct tm_ttab *t)
 	tm_tle_masks(e, t);
 }
 
+/* The entries of @tl, sorted and tail. */
+static u32 tm_tlist_len(const struct tm_tlist *tl)
+{
+	return tl ? tl->n + tl->tail : 0;
+}
+
+/*
+ * The room for a tail a list of @n tuples gets: about the square root of
+ * n (8 to TM_TAIL_MAX), so that n tuples added one by one cost O(n sqrt n)
+ * entries copied, and a lookup checks at most O(sqrt n) tail bounds.  None
+ * below TM_TAIL_FROM tuples (TupleMerge's usual lists), where a copy costs
+ * less than an insert does anyway and lookups are better off without.
+ */
+static u32 tm_tail_room(u32 n)
+{
+	u32 room = 8;
+
+	if (n < TM_TAIL_FROM)
+		return 0;
+	while (room < TM_TAIL_MAX && room * room < n)
+		room *= 2;
+	return room;
+}
+
+static struct tm_tlist *tm_tlist_alloc(u32 n)
+{
+	u32 room = tm_tail_room(n);
+	struct tm_tlist *tl;
+
+	tm_hook(TM_HOOK_LIST_COPY, n);
+	tl = tm_valloc(sizeof(*tl) + (n + room) * sizeof(tl->e[0]) +
+		       (room + 1) * sizeof(u64));
+	if (!tl)
+		return NULL;
+	tl->n = n;
+	tl->tail = 0;
+	tl->room = room;
+	tl->dead = 0;
+	*tm_tlist_tmin(tl) = TM_RANK_NONE;
+	return tl;
+}
+
 /*
  * A new tuple list from every tuple's state: the current list, plus @keep
  * if @fresh, every entry refreshed, sorted by bound, without the empty
@@ -936,17 +1119,17 @@ static struct tm_tlist *tm_tlist_refresh(const struct tm_fam *f,
 					 struct tm_ttab *keep, bool fresh)
 {
 	const struct tm_tlist *old = tm_tlist_get(f);
-	u32 i, j, n = 0, cap = (old ? old->n : 0) + fresh;
+	u32 i, j, n = 0, len = tm_tlist_len(old), cap = len + fresh;
 	struct tm_tlist *tl;
 
-	tl = tm_valloc(sizeof(*tl) + cap * sizeof(tl->e[0]));
+	tl = tm_tlist_alloc(cap);
 	if (!tl)
 		return NULL;
 	for (i = 0; i < cap; i++) {
-		struct tm_ttab *t = old && i < old->n ? old->e[i].ttab : keep;
+		struct tm_ttab *t = i < len ? old->e[i].ttab : keep;
 		struct tm_tle e;
 
-		if (t != keep && !t->nrules)
+		if (!t || (t != keep && !t->nrules))
 			continue;
 		tm_tle_fill(&e, t);
 		for (j = n++; j > 0 && tl->e[j - 1].best > e.best; j--)
@@ -957,11 +1140,12 @@ static struct tm_tlist *tm_tlist_refresh(const struct tm_fam *f,
 	return tl;
 }
 
-/* The index of @t's entry in @tl (a binary search on its bound), or n. */
+/* The index of @t's entry in @tl, or tm_tlist_len(@tl). */
 static u32 tm_tle_find(const struct tm_tlist *tl, const struct tm_ttab *t)
 {
 	u32 lo = 0, hi = tl ? tl->n : 0, mid;
 
+	/* The sorted part: a binary search on the bound. */
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (tl->e[mid].best < t->lbest)
@@ -973,43 +1157,121 @@ static u32 tm_tle_find(const struct tm_tlist *tl, const struct tm_ttab *t)
 	for (; tl && lo < tl->n && tl->e[lo].best == t->lbest; lo++)
 		if (tl->e[lo].ttab == t)
 			return lo;
-	return tl ? tl->n : 0;
+	/* The tail, at most TM_TAIL_MAX entries. */
+	for (lo = tl ? tl->n : 0; lo < tm_tlist_len(tl); lo++)
+		if (tl->e[lo].ttab == t)
+			break;
+	return lo;
 }
 
 /*
  * A new tuple list: the current one with @t's entry refreshed, or @t added
  * if @fresh, or @t dropped unless @add; the other entries are copied as
- * they are, so that a change reads one tuple, not all of them.
+ * they are, so that a change reads one tuple, not all of them.  The tail
+ * joins the sorted part: its entries (at most TM_TAIL_MAX), and @t's, are
+ * sorted apart, then merged with the sorted part.
  */
 static struct tm_tlist *tm_tlist_make(const struct tm_fam *f,
 				      struct tm_ttab *t, bool add, bool fresh)
 {
+	const struct tm_tle *more[TM_TAIL_MAX + 1], *x;
 	const struct tm_tlist *old = tm_tlist_get(f);
-	u32 i, j = 0, n = old ? old->n : 0, at;
+	u32 i, j, k, nm = 0, at, len = tm_tlist_len(old);
+	u32 no = old ? old->n : 0;
 	struct tm_tlist *tl;
 	struct tm_tle e;
 
 	if (f->stale)
 		return tm_tlist_refresh(f, add ? t : NULL, fresh);
-	at = fresh ? n : tm_tle_find(old, t);
-	tl = tm_valloc(sizeof(*tl) + (n + 1) * sizeof(tl->e[0]));
+	at = fresh ? len : tm_tle_find(old, t);
+	tl = tm_tlist_alloc(len - (old ? old->dead : 0) - (at < len) + add);
 	if (!tl)
 		return NULL;
-	if (add)
+	if (add) {
 		tm_tle_fill(&e, t);
-	for (i = 0; i < n; i++) {
-		if (i == at)
-			continue;
-		if (add && e.best < old->e[i].best) {
-			tl->e[j++] = e;
-			add = false;
-		}
-		tl->e[j++] = old->e[i];
+		more[nm++] = &e;
 	}
-	if (add)
-		tl->e[j++] = e;
-	tl->n = j;
+	for (i = no; i < len; i++) {
+		x = &old->e[i];
+		if (i == at || !x->ttab)
+			continue;
+		for (k = nm++; k > 0 && more[k - 1]->best > x->best; k--)
+			more[k] = more[k - 1];
+		more[k] = x;
+	}
+	/* Merge: on a tie, the sorted part's entry first. */
+	for (i = 0, j = 0, k = 0; k < nm || i < no; ) {
+		if (i < no && (i == at || !old->e[i].ttab)) {
+			i++;
+			continue;
+		}
+		if (i == no || (k < nm && more[k]->best < old->e[i].best))
+			tl->e[j++] = *more[k++];
+		else
+			tl->e[j++] = old->e[i++];
+	}
 	return tl;
+}
+
+/*
+ * Drop entry @e of @tl in place: lookups skip an entry without slots.  Its
+ * bound stays, the sorted part stays sorted; the next list leaves it out.
+ * An entry replaced by one appended to the tail is dropped after that one
+ * is counted (release): a lookup that sees the drop reads the count again
+ * after (tm_tuple_lookup()), and finds the new entry.
+ */
+static void tm_tle_kill(struct tm_tlist *tl, struct tm_tle *e)
+{
+	e->ttab = NULL;
+	/* Pairs with the lookups' smp_rmb() and smp_load_acquire(). */
+	smp_store_release(&e->slot, NULL);
+	tl->dead++;
+}
+
+/*
+ * Whether @tl can take @need more entries appended or dropped in place: the
+ * tail's room bounds the two together, so that lookups meet at most that
+ * many entries they would not in a new list.
+ */
+static bool tm_tlist_has_room(const struct tm_fam *f, u32 need)
+{
+	const struct tm_tlist *tl = tm_tlist_get(f);
+
+	return tl && !f->stale && tl->tail + tl->dead + need <= tl->room;
+}
+
+/* @t's entry in the list, or NULL (none, or the list is stale). */
+static struct tm_tle *tm_tle_of(const struct tm_fam *f,
+				const struct tm_ttab *t)
+{
+	struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i;
+
+	if (f->stale)
+		return NULL;
+	i = tm_tle_find(tl, t);
+	return i < tm_tlist_len(tl) ? &tl->e[i] : NULL;
+}
+
+/*
+ * Add an entry for @t at the end of the tail, in place: no list is copied.
+ * @t is fresh, or its entry @old is replaced by this one (a new hash
+ * table, or a bound that cannot be stored in place) and dropped.
+ */
+static void tm_tlist_append(struct tm_fam *f, struct tm_ttab *t,
+			    struct tm_tle *old)
+{
+	struct tm_tlist *tl = tm_tlist_get(f);
+
+	tm_tle_fill(&tl->e[tl->n + tl->tail], t);
+	tm_tlist_tb(tl)[tl->tail] = t->best;
+	if (t->best < *tm_tlist_tmin(tl))
+		WRITE_ONCE(*tm_tlist_tmin(tl), t->best);
+	/* Pairs with the lookups: the entry written before it counts. */
+	smp_store_release(&tl->tail, tl->tail + 1);
+	t->lbest = t->best;
+	if (old)
+		tm_tle_kill(tl, old);
 }
 
 static bool tm_fits(const struct tm_tuple *tu, const struct tm_rule *r)
@@ -1173,10 +1435,10 @@ static struct tm_ttab *tm_ttab_choose(const struct tm_fam *f,
 	struct tm_ttab *best = NULL;
 	u32 i;
 
-	for (i = 0; tl && i < tl->n; i++) {
+	for (i = 0; i < tm_tlist_len(tl); i++) {
 		struct tm_ttab *t = tl->e[i].ttab;
 
-		if (!tm_fits(&t->tu, r))
+		if (!t || !tm_fits(&t->tu, r))
 			continue;
 		score = 2 * tm_specificity(&t->tu) + (t->best < rank) + 1;
 		if (score > best_score) {
@@ -1223,14 +1485,16 @@ static bool tm_split_due(u32 live, u32 tried)
 }
 
 /*
- * @t's list entry, if it can take @t's better bound in place (the entry
- * before it is no worse, so the list stays sorted), or NULL.  A reader
- * sees the old bound or the new one, one u64 store (hence 64-bit only):
- * with the old, a lookup may stop before a rule just published, the answer
- * of the set before the insert; with the new, it looks further.
+ * @t's list entry, if it can take @t's new bound in place (in the sorted
+ * part, the entries around it stay in order; the tail has no order), or
+ * NULL.  A reader sees the old bound or the new one, one u64 store (hence
+ * 64-bit only).  A better bound: with the old, a lookup may stop before a
+ * rule just published, the answer of the set before the insert; with the
+ * new, it looks further.  A worse one, after the tuple's best rule left:
+ * with the old, a lookup may probe the tuple in vain.
  */
-static struct tm_tle *tm_tle_lowers(const struct tm_fam *f,
-				    const struct tm_ttab *t)
+static struct tm_tle *tm_tle_settable(const struct tm_fam *f,
+				      const struct tm_ttab *t)
 {
 	struct tm_tlist *tl = tm_tlist_get(f);
 	u32 i;
@@ -1238,18 +1502,28 @@ static struct tm_tle *tm_tle_lowers(const struct tm_fam *f,
 	if (!TM_U64_ONCE || f->stale)
 		return NULL;
 	i = tm_tle_find(tl, t);
-	if (i == tl->n || (i && tl->e[i - 1].best > t->best))
+	if (i >= tm_tlist_len(tl))
+		return NULL;
+	if (i < tl->n && ((i && tl->e[i - 1].best > t->best) ||
+			  (i + 1 < tl->n && tl->e[i + 1].best < t->best)))
 		return NULL;
 	return &tl->e[i];
 }
 
-/* Store @t's better bound in @e, from tm_tle_lowers(). */
-static void tm_tle_lower(struct tm_tle *e, struct tm_ttab *t)
+/* Store @t's new bound in @e, from tm_tle_settable(). */
+static void tm_tle_set(struct tm_fam *f, struct tm_tle *e, struct tm_ttab *t)
 {
-	if (t->best < t->lbest) {
-		WRITE_ONCE(e->best, t->best);
-		t->lbest = t->best;
+	struct tm_tlist *tl = tm_tlist_get(f);
+	u32 i = e - tl->e;
+
+	/* A tail entry's bound, for the writer; lookups read the copy. */
+	WRITE_ONCE(e->best, t->best);
+	if (i >= tl->n) {
+		WRITE_ONCE(tm_tlist_tb(tl)[i - tl->n], t->best);
+		if (t->best < *tm_tlist_tmin(tl))
+			WRITE_ONCE(*tm_tlist_tmin(tl), t->best);
 	}
+	t->lbest = t->best;
 }
 
 /*
@@ -1268,7 +1542,8 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	struct tm_node *old = tm_slot_node(h, slot), *node;
 	struct tm_ttab **tix = NULL;
 	struct tm_tlist *tl = NULL;
-	struct tm_tle *lower = NULL;
+	struct tm_tle *lower = NULL, *replaced = NULL;
+	bool append = false;
 	u32 tix_mask;
 	bool nomem;
 
@@ -1284,13 +1559,22 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	}
 	/*
 	 * A new tuple, bound or hash table: lookups need a new list, unless
-	 * the bound can be lowered in place.
+	 * the bound can be lowered in place or the tuple join the tail, a new
+	 * entry replacing its old one.
 	 */
 	if (rank < t->best)
 		t->best = rank;
-	if (!fresh && !nh && t->best != old_best)
-		lower = tm_tle_lowers(f, t);
-	if (fresh || nh || (t->best != old_best && !lower)) {
+	if (fresh) {
+		append = !nh && tm_tlist_has_room(f, 1);
+	} else if (nh || t->best != old_best) {
+		if (!nh)
+			lower = tm_tle_settable(f, t);
+		if (!lower && tm_tlist_has_room(f, 2)) {
+			replaced = tm_tle_of(f, t);
+			append = replaced;
+		}
+	}
+	if ((fresh || nh || t->best != old_best) && !append && !lower) {
 		tl = tm_tlist_make(f, t, true, fresh);
 		if (!tl)
 			goto nomem;
@@ -1321,8 +1605,10 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	}
 	if (tl)
 		tm_tlist_swap(f, tl, t, NULL);
+	else if (append)
+		tm_tlist_append(f, t, replaced);
 	else if (lower)
-		tm_tle_lower(lower, t);
+		tm_tle_set(f, lower, t);
 	if (nh)
 		tm_retire(f, h, rcu);
 	if (old)
@@ -1386,10 +1672,10 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl,
 			tl->e[i].ttab->kept = true;
 			tl->e[i].ttab->lbest = tl->e[i].best;
 		}
-		for (i = 0; i < old->n; i++) {
+		for (i = 0; i < tm_tlist_len(old); i++) {
 			struct tm_ttab *u = old->e[i].ttab;
 
-			if (!u->kept) {
+			if (u && !u->kept) {
 				tm_tix_del(f, u);
 				tm_ttab_retire(f, u);
 				f->tuples--;
@@ -1462,6 +1748,7 @@ static u64 tm_ttab_best(const struct tm_ttab *t)
 static void tm_ttab_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 {
 	struct tm_tlist *tl;
+	struct tm_tle *e;
 	u64 best;
 
 	if (gone != t->best)
@@ -1470,6 +1757,28 @@ static void tm_ttab_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 	if (best == t->best)
 		return;
 	t->best = best;
+	if (t->nrules) {
+		e = tm_tle_settable(f, t);
+		if (e) {
+			tm_tle_set(f, e, t);
+			return;
+		}
+		e = tm_tlist_has_room(f, 2) ? tm_tle_of(f, t) : NULL;
+		if (e) {
+			tm_tlist_append(f, t, e);
+			return;
+		}
+	} else {
+		/* Emptied: its entry dropped in place, the tuple freed. */
+		e = tm_tlist_has_room(f, 1) ? tm_tle_of(f, t) : NULL;
+		if (e) {
+			tm_tle_kill(tm_tlist_get(f), e);
+			tm_tix_del(f, t);
+			tm_ttab_retire(f, t);
+			f->tuples--;
+			return;
+		}
+	}
 	tl = tm_tlist_make(f, t, t->nrules, false);
 	if (!tl) {
 		/* The next list change refreshes every entry. */
@@ -1585,8 +1894,12 @@ static bool tm_split_pick(const struct tm_fam *f, const struct tm_ttab *t,
 	best->movers = 0;
 	best->found = true;
 	/* First the tuples there are that differ from @t in one length. */
-	for (i = 0; tl && i < tl->n; i++) {
-		const struct tm_tuple *u = &tl->e[i].ttab->tu;
+	for (i = 0; i < tm_tlist_len(tl); i++) {
+		const struct tm_tuple *u;
+
+		if (!tl->e[i].ttab)
+			continue;
+		u = &tl->e[i].ttab->tu;
 
 		c.tu = t->tu;
 		c.tu.slen = u->slen;
@@ -1821,9 +2134,10 @@ void tm_tuple_destroy(struct tm_fam *f)
 	if (!tl)
 		return;
 	RCU_INIT_POINTER(f->tlist, NULL);
-	for (i = 0; i < tl->n; i++) {
+	for (i = 0; i < tm_tlist_len(tl); i++) {
 		tm_cond_resched();
-		tm_ttab_retire(f, tl->e[i].ttab);
+		if (tl->e[i].ttab)
+			tm_ttab_retire(f, tl->e[i].ttab);
 	}
 	tm_retire(f, tl, rcu);
 	f->tuples = 0;
@@ -1840,11 +2154,15 @@ void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
 
 	if (!tl)
 		return;
-	st->bytes += sizeof(*tl) + tl->n * sizeof(tl->e[0]);
-	for (i = 0; i < tl->n; i++) {
+	st->bytes += sizeof(*tl) + (tl->n + tl->room) * sizeof(tl->e[0]) +
+		     (tl->room + 1) * sizeof(u64);
+	for (i = 0; i < tm_tlist_len(tl); i++) {
 		const struct tm_ttab *t = tl->e[i].ttab;
-		const struct tm_htab *h = tm_htab_get(t);
+		const struct tm_htab *h;
 
+		if (!t)
+			continue;
+		h = tm_htab_get(t);
 		st->tuples++;
 		st->bytes += sizeof(*t) + sizeof(*h) +
 			     (h->mask + 1) * sizeof(h->slot[0]);
@@ -1870,10 +2188,13 @@ int tm_tuple_walk(const struct tm_fam *f,
 	u32 i;
 	int ret;
 
-	for (i = 0; tl && i < tl->n; i++) {
+	for (i = 0; i < tm_tlist_len(tl); i++) {
 		const struct tm_ttab *t = tl->e[i].ttab;
-		const struct tm_htab *h = tm_htab_get(t);
+		const struct tm_htab *h;
 
+		if (!t)
+			continue;
+		h = tm_htab_get(t);
 		ti.family = f->family;
 		ti.src_len = t->tu.slen;
 		ti.dst_len = t->tu.dlen;
@@ -1966,23 +2287,35 @@ int tm_tuple_verify(const struct tm_cls *cls, const struct tm_fam *f,
 {
 	const struct tm_tlist *tl = tm_tlist_get(f);
 	const struct tm_ttab *found;
-	u32 i, j, rules = 0;
+	u32 i, j, rules = 0, dead = 0;
 	struct tm_tle m;
 	int err;
 
 	if (!tl)
 		return f->rules ? tm_fail(why, "rules but no tuples") : 0;
-	if (tl->n != f->tuples)
+	for (i = 0; i < tm_tlist_len(tl); i++)
+		dead += !tl->e[i].ttab;
+	if (dead != tl->dead || tl->tail + tl->dead > tl->room)
+		return tm_fail(why, "dropped list entries miscounted");
+	if (tm_tlist_len(tl) - dead != f->tuples)
 		return tm_fail(why, "tuple count differs from the list");
 	for (i = 0, j = 0; f->tix && i <= f->tix_mask; i++)
 		j += !!f->tix[i];
 	if (j != f->tuples || 2 * j > (f->tix ? f->tix_mask + 1 : 0))
 		return tm_fail(why, "tuple index count differs from the list");
-	for (i = 0; i < tl->n; i++) {
+	for (i = 0; i < tm_tlist_len(tl); i++) {
 		const struct tm_ttab *t = tl->e[i].ttab;
 
-		if (i && tl->e[i - 1].best > tl->e[i].best)
+		if (i && i < tl->n && tl->e[i - 1].best > tl->e[i].best)
 			return tm_fail(why, "tuple list not sorted by bound");
+		if (i >= tl->n && (tm_tlist_tb(tl)[i - tl->n] != tl->e[i].best ||
+				   *tm_tlist_tmin(tl) > tl->e[i].best))
+			return tm_fail(why, "tail entry's bound differs");
+		if (!t) {
+			if (tl->e[i].slot)
+				return tm_fail(why, "dropped list entry probed");
+			continue;
+		}
 		if (tl->e[i].best > t->best)
 			return tm_fail(why, "tuple bound in the list too weak");
 		if (tl->e[i].best != t->lbest ||

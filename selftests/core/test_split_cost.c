@@ -5,8 +5,11 @@
  * split can shorten, must not cost a split attempt on every insert (each
  * attempt scores every candidate tuple on every rule of the bucket).  Also
  * a few ordinary splits, small enough to run under valgrind, which checks
- * that choosing a split reads no uninitialised memory.  Prints the work
- * done.  Built without sanitizers, for valgrind (make check-valgrind).
+ * that choosing a split reads no uninitialised memory.  And the tuple
+ * list's copies, counted the same way: with a thousand tuples (TSS), the
+ * changes that alter a tuple's list entry copy the list once per about
+ * sqrt(tuples) of them, not each time.  Prints the work done.  Built
+ * without sanitizers, for valgrind (make check-valgrind).
  *
  * Usage: test_split_cost [--rules N]
  */
@@ -38,11 +41,36 @@ void check(bool ok, const char *fmt, ...)
 
 static unsigned long evals, scored;
 
+static unsigned long copies, copied;
+
 static void count(enum tm_hook_point p, u64 v)
 {
 	if (p == TM_HOOK_SPLIT_EVAL) {
 		evals++;
 		scored += v;
+	} else if (p == TM_HOOK_LIST_COPY) {
+		copies++;
+		copied += v;
+	}
+}
+
+static u32 rnd(u64 *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s >> 32;
+}
+
+static void shuffle(u32 *a, u32 n, u64 *s)
+{
+	u32 i, j, t;
+
+	for (i = n - 1; i > 0; i--) {
+		j = rnd(s) % (i + 1);
+		t = a[i];
+		a[i] = a[j];
+		a[j] = t;
 	}
 }
 
@@ -157,6 +185,87 @@ static void some_splits(u8 family)
 	tm_cls_destroy(cls);
 }
 
+/*
+ * TSS with a tuple per (source, destination) prefix length pair: 33 x 33
+ * (IPv4) or 33 x 33 of the lengths 0, 4, ..., 128 (IPv6), three rules each
+ * at random priorities, inserted in random order, then deleted in random
+ * order.  New tuples, better and worse bounds, new hash tables and emptied
+ * tuples all change list entries; the entries copied per change stay
+ * under 4 sqrt(tuples) (a copy per change would be about tuples / 2).
+ * All the rules match everything: one bucket per tuple.
+ */
+static void many_tuples(u8 family)
+{
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	u32 step = family == TM_AF_INET ? 1 : 4, nt = 33 * 33, n = 3 * nt;
+	u32 *order = calloc(n, sizeof(*order));
+	u32 *prio = calloc(n, sizeof(*prio));
+	u64 seed = 0x9e3779b97f4a7c15ULL;
+	unsigned long changes = 0;
+	struct tm_params p;
+	struct tm_cls *cls;
+	struct tm_rule r;
+	u32 i, bad = 0;
+	const char *why;
+	double bound;
+	int err;
+
+	if (!order || !prio)
+		abort();
+	tm_params_default(&p);
+	p.engine = TM_ENGINE_TSS;
+	cls = tm_cls_create(&p);
+	if (!cls)
+		abort();
+	tm_cls_set_private(cls, true);
+	for (i = 0; i < n; i++) {
+		order[i] = i;
+		prio[i] = i;
+	}
+	shuffle(prio, n, &seed);
+	shuffle(order, n, &seed);
+	copies = 0;
+	copied = 0;
+	tm_hook_fn = count;
+	for (i = 0; i < n; i++) {
+		u32 x = order[i], t = x % nt;
+
+		memset(&r, 0, sizeof(r));
+		r.id = x + 1;
+		r.priority = prio[x];
+		r.family = family;
+		r.src_len = t / 33 * step;
+		r.dst_len = t % 33 * step;
+		r.sport_hi = 65535;
+		r.dport_hi = 65535;
+		r.proto_any = 1;
+		err = tm_cls_insert(cls, &r);
+		if (err && !bad++)
+			printf("  %s: insert of rule %u: %d\n", fam, r.id, err);
+		changes++;
+	}
+	if (tm_cls_verify(cls, &why)) {
+		printf("  %s: %s\n", fam, why);
+		bad++;
+	}
+	shuffle(order, n, &seed);
+	for (i = 0; i < n; i++) {
+		bad += tm_cls_delete(cls, order[i] + 1) != 0;
+		changes++;
+	}
+	tm_hook_fn = NULL;
+	bad += tm_cls_verify(cls, &why) != 0;
+	bound = 4 * 33;		/* sqrt(nt) */
+	printf("  %s: %u tuples, %lu changes: %lu list copies of %lu entries, %.1f per change\n",
+	       fam, nt, changes, copies, copied, (double)copied / changes);
+	check(!bad && copied <= bound * changes,
+	      "%s: %u tuples: %.1f list entries copied per change (bound %.0f)",
+	      fam, nt, (double)copied / changes, bound);
+	tm_cls_destroy(cls);
+	free(order);
+	free(prio);
+}
+
 int main(int argc, char **argv)
 {
 	u32 n = 2000;
@@ -169,6 +278,8 @@ int main(int argc, char **argv)
 	some_splits(TM_AF_INET6);
 	long_bucket(TM_AF_INET, n);
 	long_bucket(TM_AF_INET6, n);
+	many_tuples(TM_AF_INET);
+	many_tuples(TM_AF_INET6);
 	rcu_unregister_thread();
 	printf("%u passed, %u failed\n", passed, failed);
 	return failed ? 1 : 0;
