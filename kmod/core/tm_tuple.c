@@ -1091,14 +1091,20 @@ static u32 tm_tail_room(u32 n)
 	return room;
 }
 
+/* The bytes of a list of @n sorted entries and @room for a tail. */
+static size_t tm_tlist_bytes(u32 n, u32 room)
+{
+	return sizeof(struct tm_tlist) + (n + room) * sizeof(struct tm_tle) +
+	       (room + 1) * sizeof(u64);
+}
+
 static struct tm_tlist *tm_tlist_alloc(u32 n)
 {
 	u32 room = tm_tail_room(n);
 	struct tm_tlist *tl;
 
 	tm_hook(TM_HOOK_LIST_COPY, n);
-	tl = tm_valloc(sizeof(*tl) + (n + room) * sizeof(tl->e[0]) +
-		       (room + 1) * sizeof(u64));
+	tl = tm_valloc(tm_tlist_bytes(n, room));
 	if (!tl)
 		return NULL;
 	tl->n = n;
@@ -1253,6 +1259,14 @@ static struct tm_tle *tm_tle_of(const struct tm_fam *f,
 	return i < tm_tlist_len(tl) ? &tl->e[i] : NULL;
 }
 
+/* Tail entry @i of @tl now has bound @best: its packed copy, the least. */
+static void tm_tail_bound(struct tm_tlist *tl, u32 i, u64 best)
+{
+	WRITE_ONCE(tm_tlist_tb(tl)[i], best);
+	if (best < *tm_tlist_tmin(tl))
+		WRITE_ONCE(*tm_tlist_tmin(tl), best);
+}
+
 /*
  * Add an entry for @t at the end of the tail, in place: no list is copied.
  * @t is fresh, or its entry @old is replaced by this one (a new hash
@@ -1264,9 +1278,7 @@ static void tm_tlist_append(struct tm_fam *f, struct tm_ttab *t,
 	struct tm_tlist *tl = tm_tlist_get(f);
 
 	tm_tle_fill(&tl->e[tl->n + tl->tail], t);
-	tm_tlist_tb(tl)[tl->tail] = t->best;
-	if (t->best < *tm_tlist_tmin(tl))
-		WRITE_ONCE(*tm_tlist_tmin(tl), t->best);
+	tm_tail_bound(tl, tl->tail, t->best);
 	/* Pairs with the lookups: the entry written before it counts. */
 	smp_store_release(&tl->tail, tl->tail + 1);
 	t->lbest = t->best;
@@ -1485,29 +1497,25 @@ static bool tm_split_due(u32 live, u32 tried)
 }
 
 /*
- * @t's list entry, if it can take @t's new bound in place (in the sorted
- * part, the entries around it stay in order; the tail has no order), or
- * NULL.  A reader sees the old bound or the new one, one u64 store (hence
+ * Whether @t's list entry @e (from tm_tle_of(), maybe NULL) can take @t's
+ * new bound in place: in the sorted part, the entries around it stay in
+ * order; the tail has no order.  A reader sees the old bound or the new one, one u64 store (hence
  * 64-bit only).  A better bound: with the old, a lookup may stop before a
  * rule just published, the answer of the set before the insert; with the
  * new, it looks further.  A worse one, after the tuple's best rule left:
  * with the old, a lookup may probe the tuple in vain.
  */
-static struct tm_tle *tm_tle_settable(const struct tm_fam *f,
-				      const struct tm_ttab *t)
+static bool tm_tle_settable(const struct tm_fam *f, const struct tm_tle *e,
+			    const struct tm_ttab *t)
 {
-	struct tm_tlist *tl = tm_tlist_get(f);
+	const struct tm_tlist *tl = tm_tlist_get(f);
 	u32 i;
 
-	if (!TM_U64_ONCE || f->stale)
-		return NULL;
-	i = tm_tle_find(tl, t);
-	if (i >= tm_tlist_len(tl))
-		return NULL;
-	if (i < tl->n && ((i && tl->e[i - 1].best > t->best) ||
-			  (i + 1 < tl->n && tl->e[i + 1].best < t->best)))
-		return NULL;
-	return &tl->e[i];
+	if (!TM_U64_ONCE || !e)
+		return false;
+	i = e - tl->e;
+	return i >= tl->n || ((!i || tl->e[i - 1].best <= t->best) &&
+			      (i + 1 == tl->n || tl->e[i + 1].best >= t->best));
 }
 
 /* Store @t's new bound in @e, from tm_tle_settable(). */
@@ -1518,11 +1526,8 @@ static void tm_tle_set(struct tm_fam *f, struct tm_tle *e, struct tm_ttab *t)
 
 	/* A tail entry's bound, for the writer; lookups read the copy. */
 	WRITE_ONCE(e->best, t->best);
-	if (i >= tl->n) {
-		WRITE_ONCE(tm_tlist_tb(tl)[i - tl->n], t->best);
-		if (t->best < *tm_tlist_tmin(tl))
-			WRITE_ONCE(*tm_tlist_tmin(tl), t->best);
-	}
+	if (i >= tl->n)
+		tm_tail_bound(tl, i - tl->n, t->best);
 	t->lbest = t->best;
 }
 
@@ -1542,8 +1547,8 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	struct tm_node *old = tm_slot_node(h, slot), *node;
 	struct tm_ttab **tix = NULL;
 	struct tm_tlist *tl = NULL;
-	struct tm_tle *lower = NULL, *replaced = NULL;
-	bool append = false;
+	struct tm_tle *lower = NULL, *cur = NULL;
+	bool append = false, change;
 	u32 tix_mask;
 	bool nomem;
 
@@ -1564,17 +1569,17 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	 */
 	if (rank < t->best)
 		t->best = rank;
+	change = fresh || nh || t->best != old_best;
 	if (fresh) {
 		append = !nh && tm_tlist_has_room(f, 1);
-	} else if (nh || t->best != old_best) {
-		if (!nh)
-			lower = tm_tle_settable(f, t);
-		if (!lower && tm_tlist_has_room(f, 2)) {
-			replaced = tm_tle_of(f, t);
-			append = replaced;
-		}
+	} else if (change) {
+		cur = tm_tle_of(f, t);
+		if (!nh && tm_tle_settable(f, cur, t))
+			lower = cur;
+		else
+			append = cur && tm_tlist_has_room(f, 2);
 	}
-	if ((fresh || nh || t->best != old_best) && !append && !lower) {
+	if (change && !append && !lower) {
 		tl = tm_tlist_make(f, t, true, fresh);
 		if (!tl)
 			goto nomem;
@@ -1606,7 +1611,7 @@ static int tm_ttab_add(struct tm_fam *f, struct tm_ttab *t, bool fresh,
 	if (tl)
 		tm_tlist_swap(f, tl, t, NULL);
 	else if (append)
-		tm_tlist_append(f, t, replaced);
+		tm_tlist_append(f, t, cur);
 	else if (lower)
 		tm_tle_set(f, lower, t);
 	if (nh)
@@ -1647,6 +1652,14 @@ static void tm_ttab_retire(struct tm_fam *f, struct tm_ttab *t)
 	tm_retire(f, t, rcu);
 }
 
+/* @t left the list (or its entry was dropped): out of the index, freed. */
+static void tm_ttab_gone(struct tm_fam *f, struct tm_ttab *t)
+{
+	tm_tix_del(f, t);
+	tm_ttab_retire(f, t);
+	f->tuples--;
+}
+
 /*
  * Publish @tl, in which @t's entry changed, and free @gone, which @tl
  * dropped, if any.  After a refresh (f->stale), any tuple may have changed
@@ -1661,11 +1674,8 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl,
 	rcu_assign_pointer(f->tlist, tl);
 	if (!f->stale) {
 		t->lbest = t->best;
-		if (gone) {
-			tm_tix_del(f, gone);
-			tm_ttab_retire(f, gone);
-			f->tuples--;
-		}
+		if (gone)
+			tm_ttab_gone(f, gone);
 	} else {
 		f->stale = false;
 		for (i = 0; i < tl->n; i++) {
@@ -1675,11 +1685,8 @@ static void tm_tlist_swap(struct tm_fam *f, struct tm_tlist *tl,
 		for (i = 0; i < tm_tlist_len(old); i++) {
 			struct tm_ttab *u = old->e[i].ttab;
 
-			if (u && !u->kept) {
-				tm_tix_del(f, u);
-				tm_ttab_retire(f, u);
-				f->tuples--;
-			}
+			if (u && !u->kept)
+				tm_ttab_gone(f, u);
 		}
 		for (i = 0; i < tl->n; i++)
 			tl->e[i].ttab->kept = false;
@@ -1757,27 +1764,20 @@ static void tm_ttab_settle(struct tm_fam *f, struct tm_ttab *t, u64 gone)
 	if (best == t->best)
 		return;
 	t->best = best;
-	if (t->nrules) {
-		e = tm_tle_settable(f, t);
-		if (e) {
-			tm_tle_set(f, e, t);
-			return;
-		}
-		e = tm_tlist_has_room(f, 2) ? tm_tle_of(f, t) : NULL;
-		if (e) {
-			tm_tlist_append(f, t, e);
-			return;
-		}
-	} else {
-		/* Emptied: its entry dropped in place, the tuple freed. */
-		e = tm_tlist_has_room(f, 1) ? tm_tle_of(f, t) : NULL;
-		if (e) {
-			tm_tle_kill(tm_tlist_get(f), e);
-			tm_tix_del(f, t);
-			tm_ttab_retire(f, t);
-			f->tuples--;
-			return;
-		}
+	e = tm_tle_of(f, t);
+	if (t->nrules && tm_tle_settable(f, e, t)) {
+		tm_tle_set(f, e, t);
+		return;
+	}
+	if (t->nrules && e && tm_tlist_has_room(f, 2)) {
+		tm_tlist_append(f, t, e);
+		return;
+	}
+	if (!t->nrules && e && tm_tlist_has_room(f, 1)) {
+		/* Emptied: its entry dropped in place. */
+		tm_tle_kill(tm_tlist_get(f), e);
+		tm_ttab_gone(f, t);
+		return;
 	}
 	tl = tm_tlist_make(f, t, t->nrules, false);
 	if (!tl) {
@@ -2154,8 +2154,7 @@ void tm_tuple_stats(const struct tm_fam *f, struct tm_stats *st)
 
 	if (!tl)
 		return;
-	st->bytes += sizeof(*tl) + (tl->n + tl->room) * sizeof(tl->e[0]) +
-		     (tl->room + 1) * sizeof(u64);
+	st->bytes += tm_tlist_bytes(tl->n, tl->room);
 	for (i = 0; i < tm_tlist_len(tl); i++) {
 		const struct tm_ttab *t = tl->e[i].ttab;
 		const struct tm_htab *h;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tm_cls.h"
+#include "oracle.h"
 #include "shim.h"
 
 static unsigned int passed, failed;
@@ -54,20 +54,12 @@ static void count(enum tm_hook_point p, u64 v)
 	}
 }
 
-static u32 rnd(u64 *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s >> 32;
-}
-
-static void shuffle(u32 *a, u32 n, u64 *s)
+static void shuffle(u32 *a, u32 n, struct rng *g)
 {
 	u32 i, j, t;
 
 	for (i = n - 1; i > 0; i--) {
-		j = rnd(s) % (i + 1);
+		j = rng_below(g, i + 1);
 		t = a[i];
 		a[i] = a[j];
 		a[j] = t;
@@ -200,7 +192,7 @@ static void many_tuples(u8 family)
 	u32 step = family == TM_AF_INET ? 1 : 4, nt = 33 * 33, n = 3 * nt;
 	u32 *order = calloc(n, sizeof(*order));
 	u32 *prio = calloc(n, sizeof(*prio));
-	u64 seed = 0x9e3779b97f4a7c15ULL;
+	struct rng g = { .s = 0x9e3779b97f4a7c15ULL };
 	unsigned long changes = 0;
 	struct tm_params p;
 	struct tm_cls *cls;
@@ -222,8 +214,8 @@ static void many_tuples(u8 family)
 		order[i] = i;
 		prio[i] = i;
 	}
-	shuffle(prio, n, &seed);
-	shuffle(order, n, &seed);
+	shuffle(prio, n, &g);
+	shuffle(order, n, &g);
 	copies = 0;
 	copied = 0;
 	tm_hook_fn = count;
@@ -248,7 +240,7 @@ static void many_tuples(u8 family)
 		printf("  %s: %s\n", fam, why);
 		bad++;
 	}
-	shuffle(order, n, &seed);
+	shuffle(order, n, &g);
 	for (i = 0; i < n; i++) {
 		bad += tm_cls_delete(cls, order[i] + 1) != 0;
 		changes++;
