@@ -8,7 +8,8 @@
  * that choosing a split reads no uninitialised memory.  And the tuple
  * list's copies, counted the same way: with a thousand tuples (TSS), the
  * changes that alter a tuple's list entry copy the list once per about
- * sqrt(tuples) of them, not each time.  Prints the work done.  Built
+ * sqrt(tuples) of them, not each time.  And where a split leaves the best
+ * ranked of its movers (tm_split_keep()).  Prints the work done.  Built
  * without sanitizers, for valgrind (make check-valgrind).
  *
  * Usage: test_split_cost [--rules N]
@@ -177,6 +178,108 @@ static void some_splits(u8 family)
 	tm_cls_destroy(cls);
 }
 
+struct seen_tuple {
+	u32 n;
+	struct tm_tuple_info ti[4];
+};
+
+static int note_tuple(const struct tm_tuple_info *ti, void *arg)
+{
+	struct seen_tuple *st = arg;
+
+	if (st->n < 4)
+		st->ti[st->n] = *ti;
+	st->n++;
+	return 0;
+}
+
+/* Host @host of destination network @i: a /24, or an IPv6 /96. */
+static void dst_net(struct tm_addr *a, u8 family, u32 i, u32 host)
+{
+	addr(a, family, 0x14000000 | i << 8 | host);
+	if (family == TM_AF_INET6) {
+		a->w[2] = 0x14000000 | i << 8;
+		a->w[3] = host;
+	}
+}
+
+/*
+ * A split leaves the best ranked of its movers behind: rule A (priority
+ * 100, TCP, any destination) makes the tuple src/28 dst/0 (IPv6 /112),
+ * rules 1..9 (priorities 1..9, one destination /24 or /96 each) join its
+ * bucket; at 9 rules over c = 8 the bucket splits by destination length,
+ * A cannot move, and of rules 1..8 the three best ((8 - 1) / 2, half the
+ * room left) stay where they are, so the new tuple's bound is rule 4's,
+ * not rule 1's (a lookup probes a tuple only if its answer ranks after
+ * the bound).  Rule 9 then goes to the new tuple.  Every rule is found.
+ */
+static void split_keeps_best(u8 family)
+{
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	u32 dlen = family == TM_AF_INET ? 24 : 96;
+	struct seen_tuple seen = { 0 };
+	struct tm_params p;
+	struct tm_cls *cls;
+	struct tm_rule r;
+	struct tm_key k;
+	u32 i, bad = 0;
+	const char *why;
+
+	tm_params_default(&p);
+	p.collide = 8;
+	cls = tm_cls_create(&p);
+	if (!cls)
+		abort();
+	for (i = 0; i < 10; i++) {
+		memset(&r, 0, sizeof(r));
+		r.id = i + 1;
+		r.priority = i ? i : 100;
+		r.family = family;
+		r.src_len = family == TM_AF_INET ? 32 : 128;
+		addr(&r.src, family, 0x0a000001);
+		if (i) {
+			r.dst_len = dlen;
+			dst_net(&r.dst, family, i, 0);
+			r.proto_any = 1;
+		} else {
+			r.proto = 6;
+		}
+		r.sport_hi = 65535;
+		r.dport_hi = 65535;
+		bad += tm_cls_insert(cls, &r) != 0;
+	}
+	for (i = 0; i < 10; i++) {
+		const struct tm_rule *got;
+
+		memset(&k, 0, sizeof(k));
+		k.family = family;
+		addr(&k.src, family, 0x0a000001);
+		if (i)
+			dst_net(&k.dst, family, i, 5);
+		else
+			addr(&k.dst, family, 0x1e000001);
+		k.proto = i ? 17 : 6;
+		rcu_read_lock();
+		got = tm_cls_lookup(cls, &k);
+		bad += !got || got->id != i + 1;
+		rcu_read_unlock();
+	}
+	bad += tm_cls_verify(cls, &why) != 0;
+	tm_cls_tuples(cls, note_tuple, &seen);
+	printf("  %s: %u tuples:", fam, seen.n);
+	for (i = 0; i < seen.n && i < 4; i++)
+		printf(" dst/%u %u rules best %u;", seen.ti[i].dst_len,
+		       seen.ti[i].rules, seen.ti[i].best_priority);
+	putchar('\n');
+	check(!bad && seen.n == 2 && seen.ti[0].dst_len == 0 &&
+	      seen.ti[0].rules == 4 && seen.ti[0].best_priority == 1 &&
+	      seen.ti[1].dst_len == dlen && seen.ti[1].rules == 6 &&
+	      seen.ti[1].best_priority == 4,
+	      "%s: a split keeps its 3 best movers, the new tuple's bound is the 4th's",
+	      fam);
+	tm_cls_destroy(cls);
+}
+
 /*
  * TSS with a tuple per (source, destination) prefix length pair: 33 x 33
  * (IPv4) or 33 x 33 of the lengths 0, 4, ..., 128 (IPv6), three rules each
@@ -268,6 +371,8 @@ int main(int argc, char **argv)
 	tm_rcu_sync = true;
 	some_splits(TM_AF_INET);
 	some_splits(TM_AF_INET6);
+	split_keeps_best(TM_AF_INET);
+	split_keeps_best(TM_AF_INET6);
 	long_bucket(TM_AF_INET, n);
 	long_bucket(TM_AF_INET6, n);
 	many_tuples(TM_AF_INET);

@@ -457,19 +457,21 @@ static void directed(u8 family, u32 max)
 	 * share a bucket.  Z's split made a host tuple, where H (40 rules of
 	 * G's host, port ranges) went.  The 20th P rule splits the bucket:
 	 * G and Q move to the host tuple, G overflows H's bucket there, and
-	 * that splits again by source port.
+	 * that splits again by source port.  G and Q rank after the host
+	 * tuple's best (Z's first rule), so all of them move: a split keeps
+	 * back those that would better its target's bound (tm_split_keep()).
 	 */
 	snprintf(s.name, sizeof(s.name), "%s nested split", fam);
 	n = 0;
 	bucket_rule(&r[n], family, 1, 0x0a0106, 0, 0, 100);
 	r[n++].src_len = family == TM_AF_INET ? 28 : 112;
 	for (i = 0; i < 20; i++, n++) {
-		bucket_rule(&r[n], family, 100 + i, 0x0a0104, 1, i, 1000 + i);
+		bucket_rule(&r[n], family, 250 + i, 0x0a0104, 1, i, 1000 + i);
 		r[n].sport_lo = 2000 + i;
 		r[n].sport_hi = 2000 + i;
 	}
 	for (i = 0; i < 9; i++, n++)
-		bucket_rule(&r[n], family, 150 + i, 0x0a0104, 2 + i, i,
+		bucket_rule(&r[n], family, 270 + i, 0x0a0104, 2 + i, i,
 			    1000 + i);
 	for (i = 0; i < 49; i++, n++)
 		bucket_rule(&r[n], family, 200 + i, 0x0a0105, i, i, 1000 + i);
