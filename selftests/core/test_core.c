@@ -104,9 +104,10 @@ static u32 hit(struct tm_cls *cls, const struct tm_key *k)
 }
 
 /*
- * Deleting the last rule of a tuple removes the tuple: a host rule, then a
- * wildcard rule that fits no tuple made for the host rule (relaxed or
- * not), so that it makes a tuple of its own.
+ * Deleting the last rule of a tuple removes the tuple: a rule for a source
+ * host, then one for a destination host, which fits no tuple made for the
+ * first (relaxed or not) and makes a tuple of its own, one that does not
+ * cover the first's either (TupleMerge would merge them: tm_merge_into()).
  */
 static void test_last_of_tuple(u8 engine, u8 family)
 {
@@ -120,18 +121,19 @@ static void test_last_of_tuple(u8 engine, u8 family)
 
 	any_rule(&r, family, 1, 1);
 	r.src_len = family == TM_AF_INET ? 32 : 128;
-	r.dst_len = r.src_len;
 	set_addr(&r.src, family, 0x20010db8, 7);
-	set_addr(&r.dst, family, 0x20010db8, 8);
 	r.proto_any = 0;
 	r.proto = 6;
 	check(!tm_cls_insert(cls, &r), "%s %s: insert a host rule", en, fam);
 	any_rule(&r, family, 2, 2);
-	check(!tm_cls_insert(cls, &r), "%s %s: insert a wildcard rule", en, fam);
+	r.dst_len = family == TM_AF_INET ? 32 : 128;
+	set_addr(&r.dst, family, 0x20010db8, 9);
+	check(!tm_cls_insert(cls, &r), "%s %s: insert a destination rule", en,
+	      fam);
 	tm_cls_stats(cls, &st);
 	check(st.tuples == 2, "%s %s: two tuples (%u)", en, fam, st.tuples);
-	check(!tm_cls_delete(cls, 2), "%s %s: delete the wildcard rule", en,
-	      fam);
+	check(!tm_cls_delete(cls, 2), "%s %s: delete the destination rule",
+	      en, fam);
 	tm_cls_stats(cls, &st);
 	check(st.tuples == 1, "%s %s: its tuple is gone (%u left)", en, fam,
 	      st.tuples);

@@ -9,7 +9,8 @@
  * list's copies, counted the same way: with a thousand tuples (TSS), the
  * changes that alter a tuple's list entry copy the list once per about
  * sqrt(tuples) of them, not each time.  And where a split leaves the best
- * ranked of its movers (tm_split_keep()).  Prints the work done.  Built
+ * ranked of its movers (tm_split_keep()), and a new tuple taking in the
+ * tuples it covers (tm_merge_into()).  Prints the work done.  Built
  * without sanitizers, for valgrind (make check-valgrind).
  *
  * Usage: test_split_cost [--rules N]
@@ -281,6 +282,79 @@ static void split_keeps_best(u8 family)
 }
 
 /*
+ * A new tuple takes in the tuples it covers: 20 host rules (tuple src/28
+ * dst/28, IPv6 /112 /112) inserted best first, then a rule for a /16 (IPv6
+ * /64) and any destination, whose new tuple (src/15 or /56, dst/0) covers
+ * theirs and holds them in one bucket of 20, under half of c: one tuple
+ * of 21 rules is left (tm_merge_into()), and every rule is found.
+ */
+static void merge_covered(u8 family)
+{
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct seen_tuple seen = { 0 };
+	struct tm_params p;
+	struct tm_cls *cls;
+	struct tm_rule r;
+	struct tm_key k;
+	u32 i, bad = 0;
+	const char *why;
+
+	tm_params_default(&p);
+	cls = tm_cls_create(&p);
+	if (!cls)
+		abort();
+	for (i = 0; i < 21; i++) {
+		memset(&r, 0, sizeof(r));
+		r.id = i + 1;
+		r.priority = i;
+		r.family = family;
+		if (i < 20) {
+			r.src_len = family == TM_AF_INET ? 32 : 128;
+			r.dst_len = r.src_len;
+			addr(&r.src, family, 0x0a000001 | i << 16);
+			addr(&r.dst, family, 0x14000001 | i);
+		} else {
+			r.src_len = family == TM_AF_INET ? 16 : 64;
+			addr(&r.src, family, family == TM_AF_INET ? 0x0a630000 : 0);
+			if (family == TM_AF_INET6)
+				r.src.w[1] = 0x63;
+		}
+		r.sport_hi = 65535;
+		r.dport_hi = 65535;
+		r.proto_any = 1;
+		bad += tm_cls_insert(cls, &r) != 0;
+	}
+	for (i = 0; i < 21; i++) {
+		const struct tm_rule *got;
+
+		memset(&k, 0, sizeof(k));
+		k.family = family;
+		if (i < 20) {
+			addr(&k.src, family, 0x0a000001 | i << 16);
+			addr(&k.dst, family, 0x14000001 | i);
+		} else {
+			addr(&k.src, family, 0x0a630005);
+			if (family == TM_AF_INET6)
+				k.src.w[1] = 0x63;
+		}
+		rcu_read_lock();
+		got = tm_cls_lookup(cls, &k);
+		bad += !got || got->id != i + 1;
+		rcu_read_unlock();
+	}
+	bad += tm_cls_verify(cls, &why) != 0;
+	tm_cls_tuples(cls, note_tuple, &seen);
+	printf("  %s: %u tuples, the first src/%u dst/%u of %u rules\n", fam,
+	       seen.n, seen.ti[0].src_len, seen.ti[0].dst_len,
+	       seen.ti[0].rules);
+	check(!bad && seen.n == 1 && seen.ti[0].rules == 21 &&
+	      seen.ti[0].dst_len == 0,
+	      "%s: a new tuple takes in the tuple it covers, every rule found",
+	      fam);
+	tm_cls_destroy(cls);
+}
+
+/*
  * TSS with a tuple per (source, destination) prefix length pair: 33 x 33
  * (IPv4) or 33 x 33 of the lengths 0, 4, ..., 128 (IPv6), three rules each
  * at random priorities, inserted in random order, then deleted in random
@@ -373,6 +447,8 @@ int main(int argc, char **argv)
 	some_splits(TM_AF_INET6);
 	split_keeps_best(TM_AF_INET);
 	split_keeps_best(TM_AF_INET6);
+	merge_covered(TM_AF_INET);
+	merge_covered(TM_AF_INET6);
 	long_bucket(TM_AF_INET, n);
 	long_bucket(TM_AF_INET6, n);
 	many_tuples(TM_AF_INET);
