@@ -194,6 +194,19 @@ static int note_tuple(const struct tm_tuple_info *ti, void *arg)
 	return 0;
 }
 
+/* @cls answers @k with the rule of id @id. */
+static bool answers(struct tm_cls *cls, const struct tm_key *k, u32 id)
+{
+	const struct tm_rule *got;
+	bool ok;
+
+	rcu_read_lock();
+	got = tm_cls_lookup(cls, k);
+	ok = got && got->id == id;
+	rcu_read_unlock();
+	return ok;
+}
+
 /* Host @host of destination network @i: a /24, or an IPv6 /96. */
 static void dst_net(struct tm_addr *a, u8 family, u32 i, u32 host)
 {
@@ -250,8 +263,6 @@ static void split_keeps_best(u8 family)
 		bad += tm_cls_insert(cls, &r) != 0;
 	}
 	for (i = 0; i < 10; i++) {
-		const struct tm_rule *got;
-
 		memset(&k, 0, sizeof(k));
 		k.family = family;
 		addr(&k.src, family, 0x0a000001);
@@ -260,10 +271,7 @@ static void split_keeps_best(u8 family)
 		else
 			addr(&k.dst, family, 0x1e000001);
 		k.proto = i ? 17 : 6;
-		rcu_read_lock();
-		got = tm_cls_lookup(cls, &k);
-		bad += !got || got->id != i + 1;
-		rcu_read_unlock();
+		bad += !answers(cls, &k, i + 1);
 	}
 	bad += tm_cls_verify(cls, &why) != 0;
 	tm_cls_tuples(cls, note_tuple, &seen);
@@ -279,6 +287,23 @@ static void split_keeps_best(u8 family)
 	      "%s: a split keeps its 3 best movers, the new tuple's bound is the 4th's",
 	      fam);
 	tm_cls_destroy(cls);
+}
+
+/*
+ * Rule @i of merge_covered() (or a key it matches, @host in its source
+ * prefix): hosts 0..19, then the /16 (/64) source.
+ */
+static void merge_addrs(u8 family, u32 i, u32 host, struct tm_addr *src,
+			struct tm_addr *dst)
+{
+	if (i < 20) {
+		addr(src, family, 0x0a000001 | i << 16);
+		addr(dst, family, 0x14000001 | i);
+		return;
+	}
+	addr(src, family, (family == TM_AF_INET ? 0x0a630000 : 0) | host);
+	if (family == TM_AF_INET6)
+		src->w[1] = 0x63;
 }
 
 /*
@@ -311,36 +336,20 @@ static void merge_covered(u8 family)
 		if (i < 20) {
 			r.src_len = family == TM_AF_INET ? 32 : 128;
 			r.dst_len = r.src_len;
-			addr(&r.src, family, 0x0a000001 | i << 16);
-			addr(&r.dst, family, 0x14000001 | i);
 		} else {
 			r.src_len = family == TM_AF_INET ? 16 : 64;
-			addr(&r.src, family, family == TM_AF_INET ? 0x0a630000 : 0);
-			if (family == TM_AF_INET6)
-				r.src.w[1] = 0x63;
 		}
+		merge_addrs(family, i, 0, &r.src, &r.dst);
 		r.sport_hi = 65535;
 		r.dport_hi = 65535;
 		r.proto_any = 1;
 		bad += tm_cls_insert(cls, &r) != 0;
 	}
 	for (i = 0; i < 21; i++) {
-		const struct tm_rule *got;
-
 		memset(&k, 0, sizeof(k));
 		k.family = family;
-		if (i < 20) {
-			addr(&k.src, family, 0x0a000001 | i << 16);
-			addr(&k.dst, family, 0x14000001 | i);
-		} else {
-			addr(&k.src, family, 0x0a630005);
-			if (family == TM_AF_INET6)
-				k.src.w[1] = 0x63;
-		}
-		rcu_read_lock();
-		got = tm_cls_lookup(cls, &k);
-		bad += !got || got->id != i + 1;
-		rcu_read_unlock();
+		merge_addrs(family, i, 5, &k.src, &k.dst);
+		bad += !answers(cls, &k, i + 1);
 	}
 	bad += tm_cls_verify(cls, &why) != 0;
 	tm_cls_tuples(cls, note_tuple, &seen);
