@@ -766,6 +766,7 @@ void tm_cls_stats(const struct tm_cls *cls, struct tm_stats *st)
 	st->rules = cls->nrules;
 	st->entries = tm_cls_entries(cls);
 	st->splits = cls->splits;
+	st->merges = cls->merges;
 	st->bytes = sizeof(*cls) + sizeof(*cls->ids) * (cls->ids_mask + 1) +
 		    sizeof(struct tm_rrec) * st->entries + cls->set_bytes;
 	if (tm_is_linear(cls)) {

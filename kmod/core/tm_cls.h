@@ -258,6 +258,7 @@ struct tm_stats {
 	u32 nodes;		/* occupied hash buckets */
 	u32 max_chain;		/* longest chain of rules in one bucket */
 	u32 splits;		/* TupleMerge splits so far */
+	u32 merges;		/* tuples a new one took in (TupleMerge) */
 	u64 bytes;		/* memory used, everything included */
 };
 

@@ -73,7 +73,7 @@ struct tm_cls {
 	u32 seq;			/* see tm_write_begin() */
 	struct tm_params p;
 	u32 seed;			/* hash seed, random per classifier */
-	u32 splits;
+	u32 splits, merges;
 	struct tm_fam v4, v6;
 	/* id -> rule (a set rule's first entry), writer side only */
 	struct tm_rrec **ids;

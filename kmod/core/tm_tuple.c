@@ -1998,11 +1998,11 @@ static void tm_split(struct tm_cls *cls, struct tm_fam *f,
  * Move the rules of @rrs that fit @tu, but for the first @keep of them, to
  * the tuple of those fields, in two steps for lookups (see "Updates and
  * readers"): put every mover in the new tuple, then take them out of @t.
- * Reuses @rrs for the movers.
+ * Reuses @rrs for the movers.  Returns how many moved.
  */
-static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
-			  struct tm_ttab *t, struct tm_rrec **rrs, u32 n,
-			  const struct tm_tuple *tu, u32 keep, int depth)
+static u32 tm_split_move(struct tm_cls *cls, struct tm_fam *f,
+			 struct tm_ttab *t, struct tm_rrec **rrs, u32 n,
+			 const struct tm_tuple *tu, u32 keep, int depth)
 {
 	struct tm_ttab *dst = tm_ttab_find(f, tu);
 	const struct tm_rule *overflow = NULL;
@@ -2012,10 +2012,10 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 
 	if (fresh) {
 		if (cls->p.max_tuples && f->tuples >= cls->p.max_tuples)
-			return;
+			return 0;
 		dst = tm_ttab_alloc(tu, f->nw);
 		if (!dst)
-			return;
+			return 0;
 	}
 	/* Each mover in both tuples: lookups find it in either. */
 	for (i = 0; i < n; i++) {
@@ -2039,8 +2039,10 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 	}
 	if (fresh) {
 		tm_ttab_free(dst);
-		return;
+		return 0;
 	}
+	if (!k)
+		return 0;
 	/*
 	 * A lookup may hold a list from before the new tuple, or before its
 	 * last hash table: from here on it runs again.
@@ -2057,10 +2059,10 @@ static void tm_split_move(struct tm_cls *cls, struct tm_fam *f,
 		if (tm_rank(&rr->rule) < moved_best)
 			moved_best = tm_rank(&rr->rule);
 	}
-	cls->splits++;
 	tm_ttab_settle(f, t, moved_best);
 	if (overflow && depth < TM_SPLIT_DEPTH)
 		tm_split(cls, f, dst, overflow, depth + 1);
+	return k;
 }
 
 static int tm_rank_cmp(const void *a, const void *b)
@@ -2091,7 +2093,8 @@ static bool tm_split_whole(struct tm_cls *cls, struct tm_fam *f,
 	for (rr = t->rules; rr; rr = rr->ttab_next)
 		all[n++] = rr;
 	tm_sort(all, n, sizeof(*all), tm_rank_cmp);
-	tm_split_move(cls, f, t, all, n, tu, 0, depth);
+	if (tm_split_move(cls, f, t, all, n, tu, 0, depth))
+		cls->splits++;
 	tm_vfree(all);
 	return true;
 }
@@ -2151,7 +2154,8 @@ static void tm_split(struct tm_cls *cls, struct tm_fam *f,
 		return;
 	}
 	keep = tm_split_keep(f, rrs, n, &best, cls->p.collide);
-	tm_split_move(cls, f, t, rrs, n, &best.tu, keep, depth);
+	if (tm_split_move(cls, f, t, rrs, n, &best.tu, keep, depth))
+		cls->splits++;
 	tm_free(rrs);
 }
 
@@ -2235,7 +2239,9 @@ static void tm_merge_into(struct tm_cls *cls, struct tm_fam *f,
 		for (rr = s->rules; rr; rr = rr->ttab_next)
 			all[n++] = rr;
 		tm_sort(all, n, sizeof(*all), tm_rank_cmp);
-		tm_split_move(cls, f, s, all, n, &g->tu, 0, TM_SPLIT_DEPTH);
+		if (tm_split_move(cls, f, s, all, n, &g->tu, 0,
+				  TM_SPLIT_DEPTH))
+			cls->merges++;
 		tm_vfree(all);
 	}
 	tm_free(cands);
