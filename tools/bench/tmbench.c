@@ -70,7 +70,9 @@ struct result {
 	double build_ms, ns_trace, ns_shuffled, us_insert, us_delete;
 	double ns_bulk, ns_bulk_shuffled;	/* tm_cls_lookup_bulk(), x64 */
 	double probes, bytes_per_rule;
-	u32 tuples, max_chain, splits, rules;
+	double churn_probes;	/* after the churn: random insertion order */
+	u32 churn_tuples;
+	u32 tuples, max_chain, splits, merges, rules;
 	unsigned long checked, wrong;
 };
 
@@ -365,6 +367,7 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	struct tm_cls *cls;
 	struct tm_stats st;
 	u64 sum = 0;
+	bool churned;
 	double t0;
 
 	memset(res, 0, sizeof(*res));
@@ -388,10 +391,21 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	res->max_chain = st.max_chain;
 	res->rules = st.rules;
 	res->bytes_per_rule = st.rules ? (double)st.bytes / st.rules : 0;
-	if (engine != TM_ENGINE_LINEAR || rs->n <= 20000)
+	churned = engine != TM_ENGINE_LINEAR || rs->n <= 20000;
+	if (churned)
 		churn(cls, rs->rules, rs->n, res);
 	tm_cls_stats(cls, &st);
 	res->splits = st.splits;
+	res->merges = st.merges;
+	/* The same rules, inserted in random order this time. */
+	res->churn_tuples = st.tuples;
+	res->churn_probes = churned ? avg_probes(cls, trace, nt) : 0;
+	if (show_tuples && churned) {
+		printf("  after the churn (random order): %u tuples, %.2f probes; ",
+		       res->churn_tuples, res->churn_probes);
+		printf("%u splits, %u merges\n", res->splits, res->merges);
+		tm_cls_tuples(cls, print_tuple, NULL);
+	}
 	if (ref)
 		check_sample(cls, ref, shuf, n, res);
 	tm_cls_destroy(cls);
@@ -581,6 +595,9 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "avg_probes", r->probes, 2);
 		json_num(f, "max_chain", r->max_chain, 0);
 		json_num(f, "splits", r->splits, 0);
+		json_num(f, "merges", r->merges, 0);
+		json_num(f, "tuples_after_churn", r->churn_tuples, 0);
+		json_num(f, "avg_probes_after_churn", r->churn_probes, 2);
 		json_num(f, "checked", r->checked, 0);
 		json_num(f, "wrong", r->wrong, 0);
 		fputc('}', f);
