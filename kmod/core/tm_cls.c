@@ -654,20 +654,28 @@ const struct tm_rule_set *tm_cls_find_set(const struct tm_cls *cls, u32 id)
 	return rr && rr->set ? &rr->set->set : NULL;
 }
 
+/* @ents only with @probes; the linear engine's entries are its probes. */
 static __always_inline const struct tm_rule *
 tm_lookup_once(const struct tm_cls *cls, const struct tm_key *key,
-	       u32 *probes)
+	       u32 *probes, u32 *ents)
 {
-	if (unlikely(tm_is_linear(cls)))
-		return tm_linear_lookup(key->family == TM_AF_INET ?
-					&cls->v4 : &cls->v6, key, probes);
+	const struct tm_rule *r;
+
+	if (unlikely(tm_is_linear(cls))) {
+		r = tm_linear_lookup(key->family == TM_AF_INET ?
+				     &cls->v4 : &cls->v6, key, probes);
+		if (ents)
+			*ents = *probes;
+		return r;
+	}
 	if (likely(key->family == TM_AF_INET))
-		return tm_tuple_lookup4(&cls->v4, key, probes);
-	return tm_tuple_lookup6(&cls->v6, key, probes);
+		return tm_tuple_lookup4(&cls->v4, key, probes, ents);
+	return tm_tuple_lookup6(&cls->v6, key, probes, ents);
 }
 
 static __always_inline const struct tm_rule *
-tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes)
+tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes,
+	  u32 *ents)
 {
 	const struct tm_rule *r;
 	u32 seq;
@@ -676,7 +684,9 @@ tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes)
 		seq = tm_read_begin(cls);
 		if (probes)
 			*probes = 0;
-		r = tm_lookup_once(cls, key, probes);
+		if (ents)
+			*ents = 0;
+		r = tm_lookup_once(cls, key, probes, ents);
 	} while (unlikely(tm_read_again(cls, seq)));
 	return r;
 }
@@ -684,14 +694,21 @@ tm_lookup(const struct tm_cls *cls, const struct tm_key *key, u32 *probes)
 const struct tm_rule *tm_cls_lookup(const struct tm_cls *cls,
 				    const struct tm_key *key)
 {
-	return tm_lookup(cls, key, NULL);
+	return tm_lookup(cls, key, NULL, NULL);
 }
 
 const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 					   const struct tm_key *key,
 					   u32 *probes)
 {
-	return tm_lookup(cls, key, probes);
+	return tm_lookup(cls, key, probes, NULL);
+}
+
+const struct tm_rule *tm_cls_lookup_cost(const struct tm_cls *cls,
+					 const struct tm_key *key,
+					 struct tm_lookup_cost *cost)
+{
+	return tm_lookup(cls, key, &cost->probes, &cost->entries);
 }
 
 void tm_cls_lookup_bulk(const struct tm_cls *cls, const struct tm_key *keys,
@@ -717,7 +734,7 @@ void tm_cls_lookup_bulk(const struct tm_cls *cls, const struct tm_key *keys,
 			if (unlikely(tm_is_linear(cls))) {
 				for (i = 0; i < m; i++)
 					res[i] = tm_lookup_once(cls, &keys[i],
-								NULL);
+								NULL, NULL);
 			} else {
 				if (n4)
 					tm_tuple_lookup_bulk4(&cls->v4, keys,

@@ -44,9 +44,10 @@
  *
  * Readers
  * -------
- * Any number of lookups, tm_cls_lookup(), tm_cls_lookup_probes() and
- * tm_cls_lookup_bulk(), run concurrently with the writer, each inside an
- * RCU read-side critical section (rcu_read_lock()), and take no lock.
+ * Any number of lookups, tm_cls_lookup(), tm_cls_lookup_probes(),
+ * tm_cls_lookup_cost() and tm_cls_lookup_bulk(), run concurrently with the
+ * writer, each inside an RCU read-side critical section (rcu_read_lock()),
+ * and take no lock.
  * What a lookup may see:
  *
  *   - Its answer is the best rule matching the key in the rule set as it
@@ -78,7 +79,7 @@
  * (a split's second step without its first: a rule in neither tuple), and
  * it runs again from the start; so does one that a single whole step fell
  * inside, which costs time, not correctness.  tm_cls_lookup_probes()
- * reports the probes of the run that answered.  A bulk lookup does all
+ * and tm_cls_lookup_cost() report the work of the run that answered.  A bulk lookup does all
  * this once per batch: each batch is one lookup, run again whole.  Lookups
  * are lock-free, not wait-free: a lookup runs again for as long as writer
  * steps keep landing inside it.
@@ -367,17 +368,28 @@ int tm_cls_replace_set(struct tm_cls *cls, const struct tm_rule *r,
 const struct tm_rule *tm_cls_find(const struct tm_cls *cls, u32 id);
 const struct tm_rule_set *tm_cls_find_set(const struct tm_cls *cls, u32 id);
 
+/* What one lookup did (tm_cls_lookup_cost()). */
+struct tm_lookup_cost {
+	u32 probes;		/* tuples probed; linear: rules checked */
+	u32 entries;		/* bucket entries compared; linear: probes */
+};
+
 /*
  * The best rule matching @key, or NULL.  Reader side: call under
  * rcu_read_lock(); see the concurrency contract above.
- * tm_cls_lookup_probes() also counts the tuples probed (for statistics and
- * benchmarks; slightly slower).
+ * tm_cls_lookup_probes() also counts the tuples probed (for statistics;
+ * slightly slower), tm_cls_lookup_cost() the probes and the bucket entries
+ * compared (for benchmarks: the work of a lookup, which timings on a busy
+ * machine blur).
  */
 const struct tm_rule *tm_cls_lookup(const struct tm_cls *cls,
 				    const struct tm_key *key);
 const struct tm_rule *tm_cls_lookup_probes(const struct tm_cls *cls,
 					   const struct tm_key *key,
 					   u32 *probes);
+const struct tm_rule *tm_cls_lookup_cost(const struct tm_cls *cls,
+					 const struct tm_key *key,
+					 struct tm_lookup_cost *cost);
 
 /* Keys one pass of tm_cls_lookup_bulk() looks up together. */
 #define TM_LOOKUP_BULK_MAX	64

@@ -155,9 +155,11 @@ int tm_tuple_insert(struct tm_cls *cls, struct tm_fam *f,
 void tm_tuple_remove(struct tm_cls *cls, struct tm_fam *f,
 		     struct tm_rrec *rr);
 const struct tm_rule *tm_tuple_lookup4(const struct tm_fam *f,
-				       const struct tm_key *key, u32 *probes);
+				       const struct tm_key *key, u32 *probes,
+				       u32 *entries);
 const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
-				       const struct tm_key *key, u32 *probes);
+				       const struct tm_key *key, u32 *probes,
+				       u32 *entries);
 void tm_tuple_lookup_bulk4(const struct tm_fam *f, const struct tm_key *keys,
 			   const u8 *idx, unsigned int n,
 			   const struct tm_rule **res);

@@ -654,7 +654,7 @@ tm_slot_find(const struct tm_slot *slot, u32 mask, u8 shift, u32 hash)
 static __always_inline void
 tm_tle_probe(const struct tm_tle *e, const struct tm_slot *slot,
 	     const struct tm_key *k, const struct tm_hkey *hk, u32 seed,
-	     u64 *best_rank, const struct tm_rule **best,
+	     u64 *best_rank, const struct tm_rule **best, u32 *ents,
 	     const unsigned int nw)
 {
 	u32 j, hash = tm_hash_key(e, k, hk, seed, nw);
@@ -669,6 +669,8 @@ tm_tle_probe(const struct tm_tle *e, const struct tm_slot *slot,
 
 		if (ent->rank >= *best_rank)
 			break;
+		if (ents)
+			(*ents)++;
 		if (tm_ent_matches(ent, k, hk, nw)) {
 			*best_rank = ent->rank;
 			*best = ent->rule;
@@ -687,7 +689,7 @@ static noinline void tm_tail_lookup(const struct tm_tlist *tl,
 				    const struct tm_key *k,
 				    const struct tm_hkey *hk, u32 seed,
 				    u64 *best_rank, const struct tm_rule **best,
-				    u32 *probes, unsigned int nw)
+				    u32 *probes, u32 *ents, unsigned int nw)
 {
 	const u64 *tb = tm_tlist_tb(tl);
 	u32 i;
@@ -705,13 +707,17 @@ static noinline void tm_tail_lookup(const struct tm_tlist *tl,
 			continue;
 		if (probes)
 			(*probes)++;
-		tm_tle_probe(e, slot, k, hk, seed, best_rank, best, nw);
+		tm_tle_probe(e, slot, k, hk, seed, best_rank, best, ents, nw);
 	}
 }
 
+/*
+ * The lookup; with @probes, the tuples probed are counted, and with @ents
+ * (only with @probes) the bucket entries compared.
+ */
 static __always_inline const struct tm_rule *
 tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
-		const unsigned int nw)
+		u32 *ents, const unsigned int nw)
 {
 	const struct tm_tlist *tl = rcu_dereference(f->tlist);
 	const struct tm_rule *best = NULL;
@@ -736,7 +742,7 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 			continue;
 		if (probes)
 			(*probes)++;
-		tm_tle_probe(e, slot, k, &hk, seed, &best_rank, &best, nw);
+		tm_tle_probe(e, slot, k, &hk, seed, &best_rank, &best, ents, nw);
 	}
 	/*
 	 * The tail, unsorted, unless the least of its bounds cannot beat the
@@ -746,25 +752,35 @@ tm_tuple_lookup(const struct tm_fam *f, const struct tm_key *k, u32 *probes,
 	 */
 	smp_rmb();
 	if (READ_ONCE(*tm_tlist_tmin(tl)) < best_rank)
-		tm_tail_lookup(tl, k, &hk, seed, &best_rank, &best, probes, nw);
+		tm_tail_lookup(tl, k, &hk, seed, &best_rank, &best, probes,
+			       ents, nw);
 	return best;
 }
 
-/* Lookups that count probes get a copy of their own: the others don't test. */
+/*
+ * Lookups that count get copies of their own: the others don't test.
+ * Entries are counted only with probes (benchmarks).
+ */
 const struct tm_rule *tm_tuple_lookup4(const struct tm_fam *f,
-				       const struct tm_key *key, u32 *probes)
+				       const struct tm_key *key, u32 *probes,
+				       u32 *entries)
 {
+	if (entries && probes)
+		return tm_tuple_lookup(f, key, probes, entries, 1);
 	if (probes)
-		return tm_tuple_lookup(f, key, probes, 1);
-	return tm_tuple_lookup(f, key, NULL, 1);
+		return tm_tuple_lookup(f, key, probes, NULL, 1);
+	return tm_tuple_lookup(f, key, NULL, NULL, 1);
 }
 
 const struct tm_rule *tm_tuple_lookup6(const struct tm_fam *f,
-				       const struct tm_key *key, u32 *probes)
+				       const struct tm_key *key, u32 *probes,
+				       u32 *entries)
 {
+	if (entries && probes)
+		return tm_tuple_lookup(f, key, probes, entries, 4);
 	if (probes)
-		return tm_tuple_lookup(f, key, probes, 4);
-	return tm_tuple_lookup(f, key, NULL, 4);
+		return tm_tuple_lookup(f, key, probes, NULL, 4);
+	return tm_tuple_lookup(f, key, NULL, NULL, 4);
 }
 
 /* A key's state in a bulk lookup: the hash at a tuple, then its bucket. */

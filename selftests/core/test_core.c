@@ -22,6 +22,10 @@
 #include "oracle.h"
 #include "shim.h"
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
 static unsigned int passed, failed;
 static const char * const engine_names[] = { "tuplemerge", "tss", "linear" };
 
@@ -472,6 +476,73 @@ static void test_split_to_existing(void)
 	tm_cls_destroy(cls);
 }
 
+/*
+ * What tm_cls_lookup_cost() counts: three rules of one source prefix and
+ * dest port ranges 100-199, 200-299, 300-399 share one tuple and one
+ * bucket (TSS and TupleMerge), so a lookup probes one tuple and compares
+ * the entries up to its answer, all three when none matches; a source of
+ * another prefix finds no bucket.  The linear engine checks rules: its
+ * probes and entries are the rules it compared.
+ */
+static void test_lookup_cost(u8 engine, u8 family)
+{
+	static const struct {
+		u32 src;
+		u16 dport;
+		u32 id, entries;	/* entries: TSS and TupleMerge */
+		u32 linear;		/* rules the linear engine checks */
+	} cases[] = {
+		{ 0x0a010203, 350, 3, 3, 3 },
+		{ 0x0a010203, 150, 1, 1, 1 },
+		{ 0x0a010203, 500, 0, 3, 3 },
+		{ 0x0b010203, 150, 0, 0, 3 },
+	};
+	const char *en = engine_names[engine];
+	const char *fam = family == TM_AF_INET ? "ipv4" : "ipv6";
+	struct tm_cls *cls = new_cls(engine);
+	struct tm_lookup_cost c;
+	const struct tm_rule *hit;
+	u32 i, id, probes, entries;
+	struct tm_rule r;
+	struct tm_key k;
+
+	for (i = 0; i < 3; i++) {
+		any_rule(&r, family, i + 1, i + 1);
+		r.src_len = family == TM_AF_INET ? 8 : 32;
+		set_addr(&r.src, family, 0x20010db8, 0x0a000000);
+		if (family == TM_AF_INET6)
+			r.src.w[3] = 0;
+		r.dport_lo = 100 * (i + 1);
+		r.dport_hi = 100 * (i + 1) + 99;
+		if (tm_cls_insert(cls, &r))
+			abort();
+	}
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		key_of(&k, family, cases[i].src, 0x14000001, 1234,
+		       cases[i].dport, 6);
+		/* IPv6: another prefix, past TupleMerge's /28 too. */
+		if (family == TM_AF_INET6 && cases[i].src != 0x0a010203)
+			k.src.w[0] += 0x100000;
+		memset(&c, 0xff, sizeof(c));
+		rcu_read_lock();
+		hit = tm_cls_lookup_cost(cls, &k, &c);
+		rcu_read_unlock();
+		probes = 1;
+		entries = cases[i].entries;
+		if (engine == TM_ENGINE_LINEAR) {
+			probes = cases[i].linear;
+			entries = probes;
+		}
+		id = hit ? hit->id : 0;
+		check(id == cases[i].id && c.probes == probes &&
+		      c.entries == entries,
+		      "%s %s: lookup cost, dport %u: rule %u, %u probes, %u entries (want %u, %u)",
+		      en, fam, cases[i].dport, id, c.probes, c.entries, probes,
+		      entries);
+	}
+	tm_cls_destroy(cls);
+}
+
 static void test_directed(u8 engine, u8 family)
 {
 	const char *en = engine_names[engine];
@@ -619,6 +690,7 @@ static void test_directed(u8 engine, u8 family)
 	test_ifaces(engine, family);
 	test_extras(engine, family);
 	test_sets(engine, family);
+	test_lookup_cost(engine, family);
 }
 
 /* Set rules: entries, answers, refusals, bounds, replace and delete. */
