@@ -69,8 +69,9 @@ struct result {
 	const char *engine;
 	double build_ms, ns_trace, ns_shuffled, us_insert, us_delete;
 	double ns_bulk, ns_bulk_shuffled;	/* tm_cls_lookup_bulk(), x64 */
-	double probes, bytes_per_rule;
-	double churn_probes;	/* after the churn: random insertion order */
+	double probes, ents, bytes_per_rule;	/* per lookup: tuples, entries */
+	/* After the churn: the rules inserted again in random order. */
+	double churn_probes, churn_ents, churn_ns;
 	u32 churn_tuples;
 	u32 tuples, max_chain, splits, merges, rules;
 	unsigned long checked, wrong;
@@ -302,20 +303,23 @@ static void check_sample(const struct tm_cls *cls, const struct ref *ref,
 	free(bulk);
 }
 
-static double avg_probes(const struct tm_cls *cls, const struct tm_key *k,
-			 size_t n)
+/* Average probes and bucket entries compared per lookup. */
+static void avg_cost(const struct tm_cls *cls, const struct tm_key *k,
+		     size_t n, double *probes, double *ents)
 {
 	size_t i, step = n > 100000 ? n / 100000 : 1, m = 0;
-	u64 total = 0;
-	u32 p;
+	struct tm_lookup_cost c;
+	u64 p = 0, e = 0;
 
 	rcu_read_lock();
 	for (i = 0; i < n; i += step, m++) {
-		tm_cls_lookup_probes(cls, &k[i], &p);
-		total += p;
+		tm_cls_lookup_cost(cls, &k[i], &c);
+		p += c.probes;
+		e += c.entries;
 	}
 	rcu_read_unlock();
-	return m ? (double)total / m : 0;
+	*probes = m ? (double)p / m : 0;
+	*ents = m ? (double)e / m : 0;
 }
 
 /* Delete every rule, then insert them all again, both in random order. */
@@ -383,7 +387,7 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	res->ns_shuffled = time_lookups(cls, shuf, nt, repeat, &sum);
 	res->ns_bulk = time_lookups_bulk(cls, trace, nt, repeat, &sum);
 	res->ns_bulk_shuffled = time_lookups_bulk(cls, shuf, nt, repeat, &sum);
-	res->probes = avg_probes(cls, trace, nt);
+	avg_cost(cls, trace, nt, &res->probes, &res->ents);
 	if (show_tuples)
 		tm_cls_tuples(cls, print_tuple, NULL);
 	tm_cls_stats(cls, &st);
@@ -399,11 +403,15 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	res->merges = st.merges;
 	/* The same rules, inserted in random order this time. */
 	res->churn_tuples = st.tuples;
-	res->churn_probes = churned ? avg_probes(cls, trace, nt) : 0;
+	if (churned) {
+		avg_cost(cls, trace, nt, &res->churn_probes, &res->churn_ents);
+		res->churn_ns = time_lookups(cls, trace, nt, repeat, &sum);
+	}
 	if (show_tuples && churned) {
-		printf("  after the churn (random order): %u tuples, %.2f probes; ",
-		       res->churn_tuples, res->churn_probes);
-		printf("%u splits, %u merges\n", res->splits, res->merges);
+		printf("  after the churn (random order): %u tuples, %.2f probes, %.2f entries",
+		       res->churn_tuples, res->churn_probes, res->churn_ents);
+		printf(", %.1f ns; %u splits, %u merges\n", res->churn_ns,
+		       res->splits, res->merges);
 		tm_cls_tuples(cls, print_tuple, NULL);
 	}
 	if (ref)
@@ -484,9 +492,9 @@ static void run_peer(const char *name, const struct cb_ruleset *rs,
 	}
 	res->batch = peer_batch(p);
 	res->ok = true;
-	printf("%-10s %9.1f %9s %7s %9s %7s %8.1f %8.1f %8s %8s %8s %6s %6s %6s %lu/%lu\n",
+	printf("%-10s %9.1f %9s %7s %9s %7s %8.1f %8.1f %8s %8s %8s %6s %6s %6s %6s %lu/%lu\n",
 	       name, res->build_ms, "-", "-", "-", "-", res->ns_trace,
-	       res->ns_shuffled, "-", "-", "-", "-", "-", "-", res->wrong,
+	       res->ns_shuffled, "-", "-", "-", "-", "-", "-", "-", res->wrong,
 	       res->checked);
 out:
 	if (sum == 42)
@@ -593,11 +601,14 @@ static void print_json(FILE *f, const char *rules, const char *trace,
 		json_num(f, "bytes_per_rule", r->bytes_per_rule, 1);
 		json_num(f, "tuples", r->tuples, 0);
 		json_num(f, "avg_probes", r->probes, 2);
+		json_num(f, "avg_entries", r->ents, 2);
 		json_num(f, "max_chain", r->max_chain, 0);
 		json_num(f, "splits", r->splits, 0);
 		json_num(f, "merges", r->merges, 0);
 		json_num(f, "tuples_after_churn", r->churn_tuples, 0);
 		json_num(f, "avg_probes_after_churn", r->churn_probes, 2);
+		json_num(f, "avg_entries_after_churn", r->churn_ents, 2);
+		json_num(f, "ns_per_lookup_after_churn", r->churn_ns, 1);
 		json_num(f, "checked", r->checked, 0);
 		json_num(f, "wrong", r->wrong, 0);
 		fputc('}', f);
@@ -781,10 +792,10 @@ int main(int argc, char **argv)
 	if (flags)
 		printf(" (%zu rules with TCP flags)", tcp_flag_rules(&rs));
 	putchar('\n');
-	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %8s %8s %6s %6s %6s %s\n",
+	printf("%-10s %9s %9s %7s %9s %7s %8s %8s %8s %8s %8s %6s %6s %6s %6s %s\n",
 	       "engine", "build_ms", "ns/pkt", "Mpps", "ns/shuf", "Mpps",
 	       "bulk", "bulk/shf", "us/ins", "us/del", "B/rule", "tuples",
-	       "probes", "chain", "wrong/checked");
+	       "probes", "ents", "chain", "wrong/checked");
 	for (i = 0; i < neng; i++) {
 		struct result *r = &res[i];
 
@@ -794,8 +805,9 @@ int main(int argc, char **argv)
 		       r->engine, r->build_ms, r->ns_trace, 1e3 / r->ns_trace,
 		       r->ns_shuffled, 1e3 / r->ns_shuffled, r->ns_bulk,
 		       r->ns_bulk_shuffled, r->us_insert, r->us_delete);
-		printf(" %8.1f %6u %6.2f %6u %lu/%lu\n", r->bytes_per_rule,
-		       r->tuples, r->probes, r->max_chain, r->wrong, r->checked);
+		printf(" %8.1f %6u %6.2f %6.2f %6u %lu/%lu\n",
+		       r->bytes_per_rule, r->tuples, r->probes, r->ents,
+		       r->max_chain, r->wrong, r->checked);
 		fflush(stdout);
 	}
 	if (peer)
