@@ -222,7 +222,7 @@ test_slow_handshake()
 # memory.max.
 test_memcg()
 {
-	local cur cur2 max peak out
+	local cur cur2 max peak now slack out
 
 	memcg_new sflows || {
 		[ "$RET" -ne 0 ] && log_test "memory cgroup"
@@ -245,11 +245,20 @@ test_memcg()
 		sleep 0.1
 	done
 	wait $!
-	log_info "$(cat "$TMP/sent") SYNs of 3000 connections (192 bytes each): memory.current $cur -> $(cat "$CG/memory.current"), at most $peak, max $max"
+	now=$(cat "$CG/memory.current")
+	log_info "$(cat "$TMP/sent") SYNs of 3000 connections (192 bytes each): memory.current $cur -> $now, at most $peak, max $max"
 	[ "$peak" -gt $((cur + 8192)) ] 2>/dev/null
 	check_err $? "the connections were not charged to the SID's binder"
-	[ "$peak" -le "$max" ] 2>/dev/null
-	check_err $? "memory.current $peak above memory.max $max"
+	# What the connections pin, once the flood has stopped.
+	[ "$now" -le "$max" ] 2>/dev/null
+	check_err $? "memory.current $now above memory.max $max after the flood"
+	# A sample may also see a charge being tried: the kernel adds a CPU's
+	# batch (64 pages) to the count, compares it with memory.max and takes
+	# it back when over (page_counter_try_charge()); CI once sampled
+	# exactly max + 64 pages.
+	slack=$(($(nproc) * 64 * $(getconf PAGESIZE)))
+	[ "$peak" -le $((max + slack)) ] 2>/dev/null
+	check_err $? "memory.current $peak above memory.max $max and the batches being tried"
 	out=$(connect "$PORT")
 	expect_eq "a connection at memory.max" "${out//$'\n'/\\n}" 's1\nhello'
 	log_test "memory cgroup: connections charged to the SID's binder, bounded"
