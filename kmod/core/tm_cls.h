@@ -79,10 +79,10 @@
  * (a split's second step without its first: a rule in neither tuple), and
  * it runs again from the start; so does one that a single whole step fell
  * inside, which costs time, not correctness.  tm_cls_lookup_probes()
- * and tm_cls_lookup_cost() report the work of the run that answered.  A bulk lookup does all
- * this once per batch: each batch is one lookup, run again whole.  Lookups
- * are lock-free, not wait-free: a lookup runs again for as long as writer
- * steps keep landing inside it.
+ * and tm_cls_lookup_cost() report the work of the run that answered.  A
+ * bulk lookup does all this once per batch: each batch is one lookup, run
+ * again whole.  Lookups are lock-free, not wait-free: a lookup runs again
+ * for as long as writer steps keep landing inside it.
  */
 
 /* Address families of rules and keys (values match AF_INET and AF_INET6). */
