@@ -402,12 +402,12 @@ static void run_engine(u8 engine, u8 collide, const struct cb_ruleset *rs,
 	res->splits = st.splits;
 	res->merges = st.merges;
 	/* The same rules, inserted in random order this time. */
-	res->churn_tuples = st.tuples;
 	if (churned) {
+		res->churn_tuples = st.tuples;
 		avg_cost(cls, trace, nt, &res->churn_probes, &res->churn_ents);
 		res->churn_ns = time_lookups(cls, trace, nt, repeat, &sum);
 	}
-	if (show_tuples && churned) {
+	if (churned && show_tuples) {
 		printf("  after the churn (random order): %u tuples, %.2f probes, %.2f entries",
 		       res->churn_tuples, res->churn_probes, res->churn_ents);
 		printf(", %.1f ns; %u splits, %u merges\n", res->churn_ns,
